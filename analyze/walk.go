@@ -1,0 +1,137 @@
+package analyze
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// WalkOptions configures ListFiles. The zero value lists .go and .rs files,
+// skips hidden and dependency directories and files over MaxFileSize.
+type WalkOptions struct {
+	// Langs restricts the listing; empty means Go and Rust.
+	Langs []Lang
+	// MaxFileSize skips larger files with a ProblemSkipped; 0 means MaxFileSize.
+	MaxFileSize int64
+	// MaxFiles stops the walk with a ProblemLimit after this many files; 0 means no limit.
+	MaxFiles int
+	// Ignore, when set, is asked about every path (slash-separated,
+	// relative to the root) before it is listed or descended into.
+	Ignore func(rel string, isDir bool) bool
+}
+
+// skipDirs are never descended into: VCS metadata, build output and
+// dependency caches that no one edits by hand.
+var skipDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, "node_modules": true, "target": true,
+	".idea": true, ".vscode": true, ".cache": true,
+}
+
+// ListFiles walks root and returns the repository-relative, slash-separated
+// paths of the source files in it, sorted, plus a problem for each file or
+// directory it had to skip. Symbolic links are not followed (so a link
+// loop cannot trap the walk), unreadable directories are reported and
+// skipped, and the walk stops early when ctx is done.
+func ListFiles(ctx context.Context, root string, opt WalkOptions) ([]string, []Problem, error) {
+	st, err := os.Stat(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !st.IsDir() {
+		return nil, nil, &fs.PathError{Op: "walk", Path: root, Err: ErrNotRegular}
+	}
+	want := map[string]bool{}
+	langs := opt.Langs
+	if len(langs) == 0 {
+		langs = []Lang{LangGo, LangRust}
+	}
+	for _, l := range langs {
+		switch l {
+		case LangGo:
+			want[".go"] = true
+		case LangRust:
+			want[".rs"] = true
+		}
+	}
+	maxSize := opt.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = MaxFileSize
+	}
+	var files []string
+	var probs []Problem
+	walkErr := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			if rel == "." {
+				return err
+			}
+			probs = append(probs, Problem{Kind: ProblemSkipped, Path: rel, Msg: "unreadable: " + errText(err)})
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if rel == "." {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if skipDirs[name] || (strings.HasPrefix(name, ".") && name != ".") {
+				return filepath.SkipDir
+			}
+			if opt.Ignore != nil && opt.Ignore(rel, true) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !want[filepath.Ext(name)] {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			probs = append(probs, Problem{Kind: ProblemSkipped, Path: rel, Msg: "symbolic link not followed"})
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if opt.Ignore != nil && opt.Ignore(rel, false) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			probs = append(probs, Problem{Kind: ProblemSkipped, Path: rel, Msg: "unreadable: " + errText(err)})
+			return nil
+		}
+		if info.Size() > maxSize {
+			probs = append(probs, Problem{Kind: ProblemSkipped, Path: rel, Msg: "larger than the file size limit"})
+			return nil
+		}
+		if opt.MaxFiles > 0 && len(files) >= opt.MaxFiles {
+			probs = append(probs, Problem{Kind: ProblemLimit, Msg: "file count limit reached; the rest of the tree was not listed"})
+			return fs.SkipAll
+		}
+		files = append(files, rel)
+		return nil
+	})
+	sort.Strings(files)
+	if walkErr != nil {
+		return files, probs, walkErr
+	}
+	return files, probs, nil
+}
+
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
