@@ -1,0 +1,42 @@
+# ctxexpand — build, demo, test, benchmark.
+GO        ?= go
+BIN       := bin/ctxexpand
+FUZZTIME  ?= 10s
+PKGS      := ./...
+
+.PHONY: all build demo test vet unit fuzz bench bench-quality clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/ctxexpand
+
+# The main job on the sample service that ships in testdata/.
+demo: build
+	@echo '$$ ctxexpand --root testdata/gosvc --budget 4000 --explain "fix UserService.find_by_email"'
+	@./$(BIN) --root testdata/gosvc --budget 4000 --explain "fix UserService.find_by_email"
+
+# Every test: vet, unit and golden tests under the race detector, then each
+# fuzz target for a bounded time.
+test: vet unit fuzz
+
+vet:
+	$(GO) vet $(PKGS)
+
+unit:
+	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$t ($(FUZZTIME))"; \
+	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg > /dev/null; \
+	  done; \
+	done
+
+# Speed and memory on real code (see benchmarks/README.md).
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,235 @@
+package expand
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/graph"
+	"github.com/ctxexpand/ctxexpand/query"
+	"github.com/ctxexpand/ctxexpand/rank"
+)
+
+// Engine holds what is built once per repository.
+type Engine struct {
+	Facts *analyze.Facts
+	Graph *graph.Graph
+	Index *rank.Index
+	Names *rank.Names
+}
+
+// NewEngine builds the graph, the lexical index and the name index over
+// normalised facts. src gives file contents for the lexical index.
+func NewEngine(ctx context.Context, facts *analyze.Facts, src rank.Source) (*Engine, error) {
+	ix, err := rank.BuildIndex(ctx, facts, src)
+	if err != nil {
+		return nil, fmt.Errorf("indexing: %w", err)
+	}
+	return &Engine{Facts: facts, Graph: graph.Build(facts), Index: ix, Names: rank.NewNames(facts)}, nil
+}
+
+// Options configures one expansion. The zero value means: the plan's
+// strategy and depth, 30 files, tests kept.
+type Options struct {
+	Strategy string // "auto", a name, or names joined with "+"
+	Depth    int    // 0: the larger of the strategy's and the plan's depth
+	MaxFiles int    // length of the ranked list; 0 means 30
+	NoTests  bool   // drop test files (explicit references stay)
+	Weights  rank.Weights
+	// MaxSpans caps the relevant spans reported per file (default 8).
+	MaxSpans int
+}
+
+// Explicit is a place an @reference resolved to: a file, optionally a line
+// range in it.
+type Explicit struct {
+	Path      string
+	StartLine int // 0: the whole file
+	EndLine   int
+	Reason    string // "@internal/auth/token.go#L10-20", "@grep:\"ErrExpired\" match"
+}
+
+// Span is a line range of a file worth showing, with the symbol it covers.
+type Span struct {
+	Start, End int
+	Symbol     string
+}
+
+// File is a ranked file with everything the bundle and --explain need.
+type File struct {
+	rank.FileRank
+	Lang     analyze.Lang
+	Category analyze.Category
+	Spans    []Span
+}
+
+// Seed is a starting point of the expansion, for --explain.
+type Seed struct {
+	Label  string // symbol or file
+	Path   string
+	Line   int
+	Score  float64
+	Source string // "entity", "frame", "path", "area", "explicit", "entrypoint", "lexical"
+}
+
+// Result is an expansion's outcome.
+type Result struct {
+	Plan        *query.Plan
+	Strategies  []string
+	Depth       int
+	Resolutions []rank.Resolution
+	Seeds       []Seed
+	Files       []File
+	// Considered is the number of files with any evidence before the
+	// list was cut to MaxFiles.
+	Considered int
+	Warnings   []string
+}
+
+// Expand runs the pipeline for one plan.
+func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explicit, opt Options) (*Result, error) {
+	strategies, err := Lookup(opt.Strategy, plan.Strategy)
+	if err != nil {
+		return nil, err
+	}
+	if opt.MaxFiles <= 0 {
+		opt.MaxFiles = 30
+	}
+	if opt.MaxSpans <= 0 {
+		opt.MaxSpans = 8
+	}
+	res := &Result{Plan: plan}
+	for _, s := range strategies {
+		res.Strategies = append(res.Strategies, s.Name)
+	}
+
+	lex := e.Index.Score(plan.Terms)
+	sb := seedBuilder{e: e, lex: lex}
+	sb.entities(plan, res)
+	sb.frames(plan)
+	sb.paths(plan)
+	sb.areas(plan)
+	sb.explicit(explicit)
+
+	var evidence []rank.Evidence
+	evidence = append(evidence, sb.evidence...)
+	for _, st := range strategies {
+		depth := opt.Depth
+		if depth <= 0 {
+			depth = max(st.Depth, min(plan.Depth, st.Depth+1))
+		}
+		res.Depth = max(res.Depth, depth)
+		seeds := sb.walkSeeds(st)
+		visits, err := e.Graph.Walk(ctx, seeds, graph.WalkOptions{
+			MaxDepth:      depth,
+			Weights:       st.Weights,
+			FanoutDamping: true,
+			MaxVisits:     200_000,
+		})
+		if err != nil {
+			return nil, err
+		}
+		evidence = append(evidence, e.graphEvidence(visits)...)
+	}
+	res.Seeds = sb.report()
+
+	ranked := rank.Combine(e.Facts, lex, evidence, rank.CombineOptions{
+		Weights:      opt.Weights,
+		IncludeTests: plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug),
+	})
+	res.Considered = len(ranked)
+	for _, fr := range ranked {
+		f := &e.Facts.Files[fr.File]
+		if opt.NoTests && f.Category == analyze.CatTest && !fr.Explicit {
+			continue
+		}
+		if len(res.Files) >= opt.MaxFiles && !fr.Explicit {
+			continue
+		}
+		res.Files = append(res.Files, File{
+			FileRank: fr,
+			Lang:     f.Lang,
+			Category: f.Category,
+			Spans:    e.spans(fr, sb.explicitSpans[fr.File], opt.MaxSpans),
+		})
+	}
+	return res, nil
+}
+
+// graphEvidence turns the visits of a walk into evidence, each with the
+// path of steps from its seed as the reason. Seeds themselves are not
+// graph evidence: their own evidence was recorded when they were chosen.
+func (e *Engine) graphEvidence(visits []graph.Visit) []rank.Evidence {
+	byNode := make(map[graph.NodeID]graph.Visit, len(visits))
+	for _, v := range visits {
+		byNode[v.Node] = v
+	}
+	var out []rank.Evidence
+	for _, v := range visits {
+		if v.Depth == 0 || e.Graph.IsPackage(v.Node) {
+			continue
+		}
+		fid := e.Graph.FileOf(v.Node)
+		sym := analyze.NoSym
+		if e.Graph.IsSym(v.Node) {
+			sym = e.Graph.Sym(v.Node)
+		}
+		out = append(out, rank.Evidence{
+			File:   fid,
+			Sym:    sym,
+			Kind:   rank.EvGraph,
+			Score:  v.Score,
+			Reason: e.pathReason(byNode, v.Node),
+		})
+	}
+	return out
+}
+
+// pathReason renders the chain of steps from a seed to n:
+// "seed UserService.FindByEmail → calls → UserRepository.GetByEmail".
+func (e *Engine) pathReason(byNode map[graph.NodeID]graph.Visit, n graph.NodeID) string {
+	path := graph.PathTo(byNode, n)
+	var b strings.Builder
+	for i, v := range path {
+		if i == 0 {
+			b.WriteString("seed ")
+		} else {
+			fmt.Fprintf(&b, " → %s → ", stepWords(v.Via, v.Dir))
+		}
+		b.WriteString(e.Graph.Label(v.Node))
+	}
+	return b.String()
+}
+
+// spans picks the line ranges of a ranked file worth showing: the explicit
+// ranges first, then the symbols with evidence, best first, dropping a
+// symbol nested in one already chosen.
+func (e *Engine) spans(fr rank.FileRank, explicit []Span, maxSpans int) []Span {
+	out := append([]Span(nil), explicit...)
+	for _, h := range fr.Symbols {
+		if len(out) >= maxSpans {
+			break
+		}
+		s := &e.Facts.Symbols[h.Sym]
+		covered := false
+		for _, sp := range out {
+			if s.Start >= sp.Start && s.End <= sp.End {
+				covered = true
+				break
+			}
+		}
+		if covered {
+			continue
+		}
+		out = append(out, Span{Start: s.Start, End: s.End, Symbol: s.QualName(e.Facts.Files[s.File].Lang)})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Start != out[j].Start {
+			return out[i].Start < out[j].Start
+		}
+		return out[i].End > out[j].End
+	})
+	return out
+}

@@ -1,0 +1,303 @@
+package rank
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// Contrib is one named addition to a file's score.
+type Contrib struct {
+	What   string  `json:"what"`
+	Value  float64 `json:"value"`
+	Detail string  `json:"detail,omitempty"`
+}
+
+// EvidenceKind says where a piece of evidence came from.
+type EvidenceKind uint8
+
+const (
+	// EvSeed: the query named this symbol or file (entity, path, stack frame).
+	EvSeed EvidenceKind = iota + 1
+	// EvExplicit: an @reference pointed here.
+	EvExplicit
+	// EvGraph: expansion reached it from a seed.
+	EvGraph
+)
+
+// Evidence is one reason, found outside this package (by expansion), to
+// rank a file: a seed in it, or a node of it reached by the graph walk.
+type Evidence struct {
+	File   analyze.FileID
+	Sym    analyze.SymID // the symbol concerned, or analyze.NoSym
+	Kind   EvidenceKind
+	Score  float64 // 0..1
+	Reason string  // "seed UserService.FindByEmail (exact)", "called by Login (handlers.go)"
+}
+
+// Weights of the evidence in the final score. The zero value means
+// DefaultWeights.
+type Weights struct {
+	Seed, Explicit, Graph, Lexical, SymLexical, Path float64
+	// Category factors multiply the final score.
+	Test, Generated, Vendored, Example float64
+}
+
+// DefaultWeights are the weights used unless a strategy or configuration
+// says otherwise. Named evidence (seeds) dominates; lexical evidence orders
+// what the graph does not reach; tests and generated code are demoted.
+var DefaultWeights = Weights{
+	Seed: 1.0, Explicit: 2.0, Graph: 0.8, Lexical: 0.35, SymLexical: 0.35, Path: 0.25,
+	Test: 0.45, Generated: 0.3, Vendored: 0.2, Example: 0.5,
+}
+
+// SymHit is a symbol of a ranked file that carries evidence, for choosing
+// the spans a bundle shows.
+type SymHit struct {
+	Sym    analyze.SymID
+	Score  float64
+	Reason string
+}
+
+// FileRank is a file in the ranking.
+type FileRank struct {
+	File     analyze.FileID
+	Path     string
+	Score    float64
+	Explicit bool
+	Contribs []Contrib
+	Reasons  []string // human-readable, strongest first
+	Symbols  []SymHit // best first
+}
+
+// CombineOptions configures Combine.
+type CombineOptions struct {
+	Weights      Weights
+	IncludeTests bool // do not demote tests (the task is about tests)
+	// SymHitMin is the least lexical share (of the best symbol score in the
+	// repository) for a symbol to count as a lexical hit of its file.
+	SymHitMin float64
+}
+
+// Combine ranks the files that have any evidence. Scores:
+//
+//	score = category × (Seed·seed + Explicit·explicit + Graph·graph
+//	                    + Lexical·file_bm25 + SymLexical·best_symbol_bm25 + Path·path)
+//
+// where each lexical figure is divided by its maximum over the repository,
+// seed, explicit and graph are the strongest evidence of that kind in the
+// file (max, not sum), and path is the share of the query's weight that
+// the file's path matches.
+func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptions) []FileRank {
+	w := opt.Weights
+	if w == (Weights{}) {
+		w = DefaultWeights
+	}
+	if opt.SymHitMin == 0 {
+		opt.SymHitMin = 0.25
+	}
+	n := len(facts.Files)
+	type acc struct {
+		seed, explicit, graph float64
+		seedWhy, explicitWhy  string
+		graphWhy              string
+		hits                  map[analyze.SymID]SymHit
+		reasons               []string
+		touched               bool
+	}
+	accs := make([]acc, n)
+	addHit := func(a *acc, h SymHit) {
+		if h.Sym == analyze.NoSym {
+			return
+		}
+		if a.hits == nil {
+			a.hits = map[analyze.SymID]SymHit{}
+		}
+		if old, ok := a.hits[h.Sym]; !ok || h.Score > old.Score {
+			a.hits[h.Sym] = h
+		}
+	}
+	for _, e := range ev {
+		if e.File < 0 || int(e.File) >= n {
+			continue
+		}
+		a := &accs[e.File]
+		a.touched = true
+		switch e.Kind {
+		case EvSeed:
+			if e.Score > a.seed {
+				a.seed, a.seedWhy = e.Score, e.Reason
+			}
+		case EvExplicit:
+			if e.Score > a.explicit {
+				a.explicit, a.explicitWhy = e.Score, e.Reason
+			}
+		case EvGraph:
+			if e.Score > a.graph {
+				a.graph, a.graphWhy = e.Score, e.Reason
+			}
+		}
+		addHit(a, SymHit{Sym: e.Sym, Score: e.Score, Reason: e.Reason})
+	}
+
+	var maxFile, maxSym float64
+	bestSym := make([]analyze.SymID, n)
+	bestSymScore := make([]float64, n)
+	for i := range bestSym {
+		bestSym[i] = analyze.NoSym
+	}
+	if lex != nil {
+		for _, v := range lex.File {
+			maxFile = math.Max(maxFile, v)
+		}
+		for s, v := range lex.Sym {
+			if v <= 0 {
+				continue
+			}
+			maxSym = math.Max(maxSym, v)
+			f := facts.Symbols[s].File
+			if v > bestSymScore[f] {
+				bestSymScore[f], bestSym[f] = v, analyze.SymID(s)
+			}
+		}
+		for s, v := range lex.Sym {
+			if v > 0 && maxSym > 0 && v/maxSym >= opt.SymHitMin {
+				f := facts.Symbols[s].File
+				accs[f].touched = true
+				addHit(&accs[f], SymHit{Sym: analyze.SymID(s), Score: 0.5 * v / maxSym, Reason: "matches the query's words"})
+			}
+		}
+	}
+
+	var out []FileRank
+	for i := range facts.Files {
+		a := &accs[i]
+		var fileLex, symLex, pathShare float64
+		if lex != nil {
+			if maxFile > 0 {
+				fileLex = lex.File[i] / maxFile
+			}
+			if maxSym > 0 {
+				symLex = bestSymScore[i] / maxSym
+			}
+			pathShare = lex.Path[i]
+		}
+		if !a.touched && fileLex == 0 && pathShare == 0 {
+			continue
+		}
+		fr := FileRank{File: analyze.FileID(i), Path: facts.Files[i].Path, Explicit: a.explicit > 0}
+		add := func(what string, weight, v float64, detail string) {
+			if v <= 0 || weight <= 0 {
+				return
+			}
+			fr.Contribs = append(fr.Contribs, Contrib{What: what, Value: round4(weight * v), Detail: detail})
+			fr.Score += weight * v
+		}
+		add("explicit", w.Explicit, a.explicit, a.explicitWhy)
+		add("seed", w.Seed, a.seed, a.seedWhy)
+		add("graph", w.Graph, a.graph, a.graphWhy)
+		var matched string
+		if lex != nil && len(lex.Matched[i]) > 0 {
+			matched = strings.Join(dedupe(lex.Matched[i]), ", ")
+		}
+		add("lexical", w.Lexical, fileLex, matched)
+		if bestSym[i] != analyze.NoSym {
+			s := &facts.Symbols[bestSym[i]]
+			add("symbol_lexical", w.SymLexical, symLex, s.QualName(facts.Files[i].Lang))
+		}
+		add("path", w.Path, pathShare, facts.Files[i].Path)
+
+		factor := 1.0
+		switch facts.Files[i].Category {
+		case analyze.CatTest:
+			if !opt.IncludeTests {
+				factor = w.Test
+			} else {
+				factor = math.Max(w.Test, 0.8)
+			}
+		case analyze.CatGenerated:
+			factor = w.Generated
+		case analyze.CatVendored:
+			factor = w.Vendored
+		case analyze.CatExample:
+			factor = w.Example
+		}
+		if factor != 1 && !fr.Explicit {
+			fr.Contribs = append(fr.Contribs, Contrib{What: "category", Value: round4(factor), Detail: facts.Files[i].Category.String() + " (factor)"})
+			fr.Score *= factor
+		}
+		if fr.Score <= 0 {
+			continue
+		}
+		fr.Score = round4(fr.Score)
+		for _, h := range a.hits {
+			fr.Symbols = append(fr.Symbols, h)
+		}
+		sort.Slice(fr.Symbols, func(x, y int) bool {
+			if fr.Symbols[x].Score != fr.Symbols[y].Score {
+				return fr.Symbols[x].Score > fr.Symbols[y].Score
+			}
+			return fr.Symbols[x].Sym < fr.Symbols[y].Sym
+		})
+		fr.Reasons = reasonsOf(fr)
+		out = append(out, fr)
+	}
+	sort.SliceStable(out, func(x, y int) bool {
+		if out[x].Explicit != out[y].Explicit {
+			return out[x].Explicit
+		}
+		if out[x].Score != out[y].Score {
+			return out[x].Score > out[y].Score
+		}
+		return out[x].Path < out[y].Path
+	})
+	return out
+}
+
+// reasonsOf turns contributions into sentences, strongest first.
+func reasonsOf(fr FileRank) []string {
+	cs := append([]Contrib(nil), fr.Contribs...)
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Value > cs[j].Value })
+	var out []string
+	for _, c := range cs {
+		switch c.What {
+		case "explicit", "seed", "graph":
+			out = append(out, c.Detail)
+		case "lexical":
+			out = append(out, "mentions "+c.Detail)
+		case "symbol_lexical":
+			out = append(out, "best matching symbol "+c.Detail)
+		case "path":
+			out = append(out, "path matches the query")
+		case "category":
+			out = append(out, "demoted: "+strings.TrimSuffix(c.Detail, " (factor)"))
+		}
+	}
+	return dedupe(out)
+}
+
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if x == "" || seen[x] {
+			continue
+		}
+		seen[x] = true
+		out = append(out, x)
+	}
+	return out
+}
+
+func round4(x float64) float64 { return math.Round(x*10000) / 10000 }
+
+// String renders a contribution for --explain.
+func (c Contrib) String() string {
+	if c.Detail == "" {
+		return fmt.Sprintf("%s %+.3f", c.What, c.Value)
+	}
+	return fmt.Sprintf("%s %+.3f (%s)", c.What, c.Value, c.Detail)
+}

@@ -1,0 +1,135 @@
+package rank
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/query"
+	"github.com/google/go-cmp/cmp"
+)
+
+type mapSource map[string]string
+
+func (m mapSource) content(facts *analyze.Facts) Source {
+	return sourceFunc(func(f analyze.FileID) ([]byte, error) { return []byte(m[facts.Files[f].Path]), nil })
+}
+
+type sourceFunc func(analyze.FileID) ([]byte, error)
+
+func (s sourceFunc) Content(f analyze.FileID) ([]byte, error) { return s(f) }
+
+// sample is a tiny two-package repository written out as facts.
+func sample(t *testing.T) (*analyze.Facts, Source) {
+	t.Helper()
+	src := mapSource{
+		"service/user.go": "package service\n\n// FindByEmail looks a user up by email.\nfunc (s *UserService) FindByEmail(email string) (*User, error) {\n\treturn s.repo.GetByEmail(normalize(email))\n}\n\ntype UserService struct{ repo Repo }\n",
+		"auth/token.go":   "package auth\n\n// Issue signs a session token that expires after ttl.\nfunc Issue(user string, ttl int) string {\n\treturn sign(user, ttl)\n}\n",
+		"service/find_by_email_test.go": "package service\n\nfunc TestFindByEmail(t *testing.T) {}\n",
+	}
+	var f analyze.Facts
+	su := f.AddFile(analyze.File{Path: "service/user.go", Lang: analyze.LangGo, Package: "x/service", PkgName: "service"})
+	at := f.AddFile(analyze.File{Path: "auth/token.go", Lang: analyze.LangGo, Package: "x/auth", PkgName: "auth"})
+	tf := f.AddFile(analyze.File{Path: "service/find_by_email_test.go", Lang: analyze.LangGo, Package: "x/service", PkgName: "service", Category: analyze.CatTest})
+	f.AddSymbol(analyze.Symbol{Name: "FindByEmail", Container: "UserService", Kind: analyze.KindMethod, File: su, Start: 3, End: 6, DeclLine: 4, Parent: analyze.NoSym})
+	f.AddSymbol(analyze.Symbol{Name: "UserService", Kind: analyze.KindStruct, File: su, Start: 8, End: 8, DeclLine: 8, Parent: analyze.NoSym})
+	f.AddSymbol(analyze.Symbol{Name: "Issue", Kind: analyze.KindFunc, File: at, Start: 3, End: 6, DeclLine: 4, Parent: analyze.NoSym})
+	f.AddSymbol(analyze.Symbol{Name: "TestFindByEmail", Kind: analyze.KindFunc, File: tf, Start: 3, End: 3, DeclLine: 3, Test: true, Parent: analyze.NoSym})
+	f.Normalize()
+	return &f, src.content(&f)
+}
+
+func TestResolve(t *testing.T) {
+	facts, _ := sample(t)
+	names := NewNames(facts)
+	label := func(r Resolution) []string {
+		var out []string
+		for _, m := range r.Matches {
+			s := &facts.Symbols[m.Sym]
+			out = append(out, s.QualName(analyze.LangGo)+"/"+m.How)
+		}
+		return out
+	}
+	tests := []struct {
+		parts   []string
+		want    []string
+		suggest []string
+	}{
+		{[]string{"UserService", "find_by_email"}, []string{"UserService.FindByEmail/style-insensitive"}, nil},
+		{[]string{"UserService", "FindByEmail"}, []string{"UserService.FindByEmail/exact"}, nil},
+		{[]string{"service", "FindByEmail"}, []string{"UserService.FindByEmail/exact"}, nil},
+		{[]string{"Other", "FindByEmail"}, []string{"UserService.FindByEmail/name-only"}, nil},
+		{[]string{"UserService", "Delete"}, []string{"UserService/container"}, nil},
+		{[]string{"FindByEmal"}, []string{"UserService.FindByEmail/fuzzy"}, []string{"UserService.FindByEmail"}},
+		{[]string{"Nothing"}, nil, nil},
+	}
+	for _, tt := range tests {
+		r := names.Resolve(query.Entity{Raw: tt.parts[len(tt.parts)-1], Kind: query.EntitySymbol, Parts: tt.parts})
+		if diff := cmp.Diff(tt.want, label(r)); diff != "" {
+			t.Errorf("Resolve(%v) (-want +got):\n%s", tt.parts, diff)
+		}
+		if diff := cmp.Diff(tt.suggest, r.Suggestions); diff != "" {
+			t.Errorf("Resolve(%v) suggestions (-want +got):\n%s", tt.parts, diff)
+		}
+	}
+}
+
+func TestLexicalAndCombine(t *testing.T) {
+	facts, src := sample(t)
+	ix, err := BuildIndex(context.Background(), facts, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms := []query.Term{{Text: "token", Weight: 1}, {Text: query.NormTerm("expires"), Weight: 1}, {Text: "session", Weight: 1}}
+	lex := ix.Score(terms)
+	auth, _ := facts.FileByPath("auth/token.go")
+	svc, _ := facts.FileByPath("service/user.go")
+	if lex.File[auth] <= 0 || lex.File[svc] != 0 {
+		t.Fatalf("file scores: auth %v, service %v; want only auth > 0", lex.File[auth], lex.File[svc])
+	}
+	if lex.Path[auth] <= 0 {
+		t.Errorf("path score of auth/token.go = %v, want > 0 (\"token\" is in its path)", lex.Path[auth])
+	}
+	ranked := Combine(facts, lex, nil, CombineOptions{})
+	if len(ranked) != 1 || ranked[0].Path != "auth/token.go" {
+		t.Fatalf("ranked = %+v, want only auth/token.go", ranked)
+	}
+	if len(ranked[0].Symbols) == 0 || facts.Symbols[ranked[0].Symbols[0].Sym].Name != "Issue" {
+		t.Errorf("symbol hits = %+v, want Issue first", ranked[0].Symbols)
+	}
+}
+
+func TestCombineSeedsAndDemotion(t *testing.T) {
+	facts, src := sample(t)
+	ix, err := BuildIndex(context.Background(), facts, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lex := ix.Score([]query.Term{{Text: "findbyemail", Weight: 2}, {Text: "email", Weight: 1}})
+	svc, _ := facts.FileByPath("service/user.go")
+	test, _ := facts.FileByPath("service/find_by_email_test.go")
+	ev := []Evidence{
+		{File: svc, Sym: 1, Kind: EvSeed, Score: 1, Reason: "seed UserService.FindByEmail"},
+		{File: test, Sym: 3, Kind: EvGraph, Score: 0.8, Reason: "tested by TestFindByEmail"},
+	}
+	ranked := Combine(facts, lex, ev, CombineOptions{})
+	var paths []string
+	for _, r := range ranked {
+		paths = append(paths, r.Path)
+	}
+	if diff := cmp.Diff([]string{"service/user.go", "service/find_by_email_test.go"}, paths); diff != "" {
+		t.Errorf("ranking (-want +got):\n%s", diff)
+	}
+	var demoted bool
+	for _, c := range ranked[1].Contribs {
+		if c.What == "category" {
+			demoted = true
+		}
+	}
+	if !demoted {
+		t.Errorf("test file not demoted: %+v", ranked[1].Contribs)
+	}
+	if ranked[0].Reasons[0] != "seed UserService.FindByEmail" {
+		t.Errorf("first reason = %q", ranked[0].Reasons[0])
+	}
+}
