@@ -41,11 +41,11 @@ func NewNames(facts *analyze.Facts) *Names {
 
 // How a name matched, strongest first.
 const (
-	MatchExact     = "exact"               // same spelling, and the qualifier matched if one was given
-	MatchStyle     = "style-insensitive"   // same name in another case style (find_by_email ~ FindByEmail)
-	MatchNameOnly  = "name-only"           // the qualifier matched nothing; the name alone did
-	MatchContainer = "container"           // the qualifier named a type whose member is missing
-	MatchFuzzy     = "fuzzy"               // a close name (edit distance, prefix)
+	MatchExact     = "exact"             // same spelling, and the qualifier matched if one was given
+	MatchStyle     = "style-insensitive" // same name in another case style (find_by_email ~ FindByEmail)
+	MatchNameOnly  = "name-only"         // the qualifier matched nothing; the name alone did
+	MatchContainer = "container"         // the qualifier named a type whose member is missing
+	MatchFuzzy     = "fuzzy"             // a close name (edit distance, prefix)
 )
 
 // Match is a symbol a name resolved to, with the strength of the match

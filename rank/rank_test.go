@@ -23,8 +23,8 @@ func (s sourceFunc) Content(f analyze.FileID) ([]byte, error) { return s(f) }
 func sample(t *testing.T) (*analyze.Facts, Source) {
 	t.Helper()
 	src := mapSource{
-		"service/user.go": "package service\n\n// FindByEmail looks a user up by email.\nfunc (s *UserService) FindByEmail(email string) (*User, error) {\n\treturn s.repo.GetByEmail(normalize(email))\n}\n\ntype UserService struct{ repo Repo }\n",
-		"auth/token.go":   "package auth\n\n// Issue signs a session token that expires after ttl.\nfunc Issue(user string, ttl int) string {\n\treturn sign(user, ttl)\n}\n",
+		"service/user.go":               "package service\n\n// FindByEmail looks a user up by email.\nfunc (s *UserService) FindByEmail(email string) (*User, error) {\n\treturn s.repo.GetByEmail(normalize(email))\n}\n\ntype UserService struct{ repo Repo }\n",
+		"auth/token.go":                 "package auth\n\n// Issue signs a session token that expires after ttl.\nfunc Issue(user string, ttl int) string {\n\treturn sign(user, ttl)\n}\n",
 		"service/find_by_email_test.go": "package service\n\nfunc TestFindByEmail(t *testing.T) {}\n",
 	}
 	var f analyze.Facts
