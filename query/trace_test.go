@@ -27,8 +27,8 @@ func TestParseTracesGo(t *testing.T) {
 	}
 	text := readTestdata(t, "go_panic.txt")
 	for name, in := range map[string]string{
-		"as printed": text,
-		"flattened":  strings.Join(strings.Fields(text), " "),
+		"as printed":  text,
+		"flattened":   strings.Join(strings.Fields(text), " "),
 		"after prose": "the login endpoint crashes:\n" + text,
 	} {
 		t.Run(name, func(t *testing.T) {
