@@ -7,4 +7,40 @@
 // It also owns the text normalisation that ranking must apply to documents
 // in the same way as to queries ([Stem], stop words), so that a query term
 // and a document term meet.
+//
+// # Analysis
+//
+// [Analyze] is heuristic and never fails. It reads, in order: explicit
+// @references ([ParseRefs]); pasted Go panic traces and Rust backtraces
+// (frames innermost first, runtime and dependency frames marked
+// External); an area prefix written the way Go and Rust projects write
+// commit subjects ("xdsclient: …", "tsdb/wlog: …", "nu-command: …", or a
+// conventional "fix(auth): …"); quoted error strings and "error: …"
+// lines; back-ticked code; and the prose, where code-style names
+// ("UserService.find_by_email", "a::b::C", "(*T).M", "FindByEmail",
+// "find_by_email") become entities and paths become paths. The rest are
+// words, minus stop words. A small concept table adds low-weight synonyms
+// (login → auth, session, token…). The action, scope, complexity,
+// strategy and depth follow from what was found.
+//
+// [Planner] is the interface a model-backed planner implements too
+// (query/ollama); [Heuristic] adapts Analyze to it.
+//
+// # Terms
+//
+// Term texts are matching keys, not display words:
+//
+//   - TermWord, TermIdentPart, TermArea parts, TermPath and TermSynonym
+//     texts are [NormTerm] forms (lower case, [Stem]med): "expired" →
+//     "expir". Index documents with [TermsOf], which gives the same forms
+//     for identifier parts.
+//   - TermIdent texts (and the whole-area TermArea texts) are
+//     analyze.NormName forms, not stemmed: "find_by_email" →
+//     "findbyemail". Match them against the NormName of symbol names.
+//
+// # References
+//
+// "@path/file.go#L10-20", "@search:\"text\"", "@grep:'regex'",
+// "@url:https://…" and "@Symbol" are parsed here and resolved by package
+// refs (symbols by ranking).
 package query

@@ -73,6 +73,10 @@ type Frame struct {
 	Func string // as printed: "main.(*UserService).FindByEmail", "app::store::Store::orders_of"
 	Path string // file path as printed (may be absolute or outside the repository)
 	Line int
+	// External is true for frames of the runtime, the standard library or
+	// a dependency (GOROOT, module cache, rustc sources, cargo registry):
+	// they locate the failure but are rarely where the fix goes.
+	External bool
 }
 
 // RefKind is the form of an explicit @reference.

@@ -1,0 +1,426 @@
+package golang
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"go/version"
+	"os"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sourcegraph/conc/iter"
+	"github.com/sourcegraph/conc/pool"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// Caps on what one package or file may add to the problem list.
+const (
+	maxTypeErrors   = 10
+	maxSyntaxErrors = 10
+)
+
+// node is one package of a unit's import graph.
+type node struct {
+	pkg      *packages.Package
+	full     bool              // repository files are extracted from it
+	assigned map[string]string // absolute → repository-relative path of those files
+	imports  map[string]*node
+	rdeps    []*node
+	pending  atomic.Int32
+	files    []*parsedFile
+	tpkg     *types.Package
+	info     *types.Info
+	typeErrs []types.Error
+}
+
+// parsedFile is one parsed file of a unit.
+type parsedFile struct {
+	abs  string
+	rel  string // "" outside the root
+	full bool   // parsed with comments and function bodies
+	ast  *ast.File
+	src  []byte // content, kept for repository files
+	errs scanner.ErrorList
+	skip string // why the file was not parsed
+}
+
+// loadTyped runs every unit of the layout and type-checks what it lists.
+func (l *loader) loadTyped() {
+	for _, u := range l.lay.units(l.root, l.env) {
+		if l.ctx.Err() != nil {
+			return
+		}
+		l.loadUnit(u)
+	}
+}
+
+func (l *loader) loadUnit(u *unit) {
+	start := time.Now()
+	roots, err := l.list(u)
+	if err != nil {
+		msg := goListMessage(err)
+		for _, m := range u.mods {
+			l.reasons["module:"+m.dir] = "go list failed: " + msg
+			p := analyze.Problem{Kind: analyze.ProblemLoad, Msg: "go list: " + msg}
+			if rel, ok := l.relOf(joinPath(m.dir, "go.mod")); ok {
+				p.Path = rel
+			}
+			l.problems = append(l.problems, p)
+		}
+		l.opt.logf("golang: go list in %s failed: %s", u.dir, msg)
+		return
+	}
+	tList := time.Since(start)
+
+	// The graph: every package but the generated test mains.
+	nodes := make(map[*packages.Package]*node)
+	var order []*node
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if p.Name == "main" && strings.HasSuffix(p.ID, ".test") && p.ForTest == "" {
+			return
+		}
+		n := &node{pkg: p}
+		nodes[p] = n
+		order = append(order, n)
+	})
+	sort.Slice(order, func(i, j int) bool { return order[i].pkg.ID < order[j].pkg.ID })
+	for _, n := range order {
+		n.imports = make(map[string]*node, len(n.pkg.Imports))
+		for path, ip := range n.pkg.Imports {
+			if d := nodes[ip]; d != nil {
+				n.imports[path] = d
+				d.rdeps = append(d.rdeps, n)
+			}
+		}
+		n.pending.Store(int32(len(n.imports)))
+	}
+	l.assignFiles(u, roots, nodes)
+	repo := make(map[string]bool)
+	for _, n := range order {
+		if _, ok := l.relDir(n.pkg.Dir); ok && n.pkg.Dir != "" {
+			repo[n.pkg.PkgPath] = true
+		}
+	}
+
+	fset := token.NewFileSet()
+	l.parseAll(fset, order)
+	tParse := time.Since(start) - tList
+	if l.ctx.Err() != nil {
+		return
+	}
+	l.checkAll(fset, order, repo)
+	l.opt.logf("golang: %s: %d packages; go list %v, parse %v, check+extract %v",
+		u.dir, len(order), tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
+		(time.Since(start) - tList - tParse).Round(time.Millisecond))
+}
+
+func joinPath(dir, name string) string { return dir + string(os.PathSeparator) + name }
+
+// variantRank orders the packages a file appears in: its package's own
+// test variant (which holds every file of the package) first, then the
+// package itself, then anything else.
+func variantRank(p *packages.Package) int {
+	switch {
+	case p.ForTest != "" && p.ForTest == p.PkgPath:
+		return 0
+	case p.ForTest == "":
+		return 1
+	case strings.HasSuffix(p.PkgPath, "_test"):
+		return 0 // an external test package: its files are nowhere else
+	}
+	return 2
+}
+
+// assignFiles picks, for each repository file, the one package of the unit
+// it is extracted from; records files left out by build constraints and
+// the list errors of the unit's packages.
+func (l *loader) assignFiles(u *unit, roots []*packages.Package, nodes map[*packages.Package]*node) {
+	type choice struct {
+		n    *node
+		rank int
+	}
+	best := make(map[string]choice)
+	var files []string
+	for _, r := range roots {
+		n := nodes[r]
+		if n == nil {
+			continue
+		}
+		rank := variantRank(r)
+		for _, f := range r.GoFiles {
+			rel, ok := l.relOf(f)
+			if !ok || !l.allowed[rel] || l.covered[rel] {
+				continue
+			}
+			c, seen := best[f]
+			if !seen {
+				files = append(files, f)
+			}
+			if !seen || rank < c.rank || (rank == c.rank && r.ID < c.n.pkg.ID) {
+				best[f] = choice{n, rank}
+			}
+		}
+		for _, f := range r.IgnoredFiles {
+			if rel, ok := l.relOf(f); ok && strings.HasSuffix(rel, ".go") {
+				l.ignored[rel] = true
+			}
+		}
+		if len(r.GoFiles) == 0 && len(r.Errors) > 0 {
+			if dir, ok := l.relDir(r.Dir); ok {
+				l.reasons[dir] = "go list: " + firstLine(r.Errors[0].Msg)
+			}
+		}
+	}
+	for _, f := range files {
+		c := best[f]
+		rel, _ := l.relOf(f)
+		if c.n.assigned == nil {
+			c.n.assigned = make(map[string]string)
+		}
+		c.n.assigned[f] = rel
+		c.n.full = true
+		l.covered[rel] = true
+	}
+	// List errors, wherever they are reported, that point into the root.
+	for _, n := range nodes {
+		for _, e := range n.pkg.Errors {
+			if e.Kind != packages.ListError && e.Kind != packages.UnknownError {
+				continue
+			}
+			file, line := parsePos(e.Pos, u.dir)
+			p := analyze.Problem{Kind: analyze.ProblemLoad, Line: line, Msg: l.listErrorHint(firstLine(e.Msg))}
+			if rel, ok := l.relOf(file); ok && file != "" {
+				p.Path = rel
+			} else if dir, ok := l.relDir(n.pkg.Dir); ok && n.pkg.Dir != "" {
+				p.Path, p.Line = dir, 0
+			} else {
+				continue
+			}
+			l.problems = append(l.problems, p)
+		}
+	}
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	return capText(s, 300)
+}
+
+// parseAll parses every file of the unit once, in parallel: repository
+// files being extracted in full with comments, everything else (standard
+// library, module cache, other variants) without comments and with
+// function bodies dropped, since only declarations matter for importers.
+func (l *loader) parseAll(fset *token.FileSet, order []*node) {
+	byName := make(map[string]*parsedFile)
+	var list []*parsedFile
+	for _, n := range order {
+		for _, f := range n.pkg.GoFiles {
+			pf := byName[f]
+			if pf == nil {
+				pf = &parsedFile{abs: f}
+				pf.rel, _ = l.relOf(f)
+				byName[f] = pf
+				list = append(list, pf)
+			}
+			if _, ok := n.assigned[f]; ok {
+				pf.full = true
+			}
+		}
+	}
+	maxSize := 4 * l.opt.maxFileSize()
+	mapper := iter.Mapper[*parsedFile, struct{}]{MaxGoroutines: runtime.GOMAXPROCS(0)}
+	mapper.Map(list, func(pfp **parsedFile) struct{} {
+		pf := *pfp
+		if l.ctx.Err() != nil {
+			pf.skip = "cancelled"
+			return struct{}{}
+		}
+		l.parseOne(fset, pf, maxSize)
+		return struct{}{}
+	})
+	for _, pf := range list {
+		if pf.full && pf.skip != "" && pf.skip != "cancelled" {
+			l.problems = append(l.problems, analyze.Problem{Kind: analyze.ProblemSkipped, Path: pf.rel, Msg: pf.skip})
+		}
+	}
+	for _, n := range order {
+		for _, f := range n.pkg.GoFiles {
+			if pf := byName[f]; pf.ast != nil {
+				n.files = append(n.files, pf)
+			}
+		}
+	}
+}
+
+func (l *loader) parseOne(fset *token.FileSet, pf *parsedFile, maxSize int64) {
+	if pf.rel != "" {
+		if st, err := os.Stat(pf.abs); err == nil && st.Size() > maxSize {
+			pf.skip = "larger than the file size limit"
+			return
+		}
+	}
+	src, err := os.ReadFile(pf.abs)
+	if err != nil {
+		pf.skip = "unreadable: " + err.Error()
+		return
+	}
+	if pf.rel != "" && analyze.IsBinary(src) {
+		pf.skip = "binary content"
+		return
+	}
+	mode := parser.SkipObjectResolution
+	if pf.full {
+		mode |= parser.ParseComments | parser.AllErrors
+	}
+	f, err := parser.ParseFile(fset, pf.abs, src, mode)
+	if f == nil {
+		pf.skip = "unparsable: " + firstLine(fmt.Sprint(err))
+		return
+	}
+	if el, ok := err.(scanner.ErrorList); ok {
+		pf.errs = el
+	}
+	if pf.full {
+		pf.src = src
+	} else {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				fd.Body = nil
+			}
+		}
+	}
+	pf.ast = f
+}
+
+// checkAll type-checks the unit's packages in dependency order on a
+// bounded pool of workers, extracting each repository package as soon as
+// it is checked, then releasing its syntax and type information.
+func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bool) {
+	if len(order) == 0 {
+		return
+	}
+	sizes := types.SizesFor("gc", goarch(l.env))
+	ready := make(chan *node, len(order))
+	for _, n := range order {
+		if n.pending.Load() == 0 {
+			ready <- n
+		}
+	}
+	var remaining atomic.Int64
+	remaining.Store(int64(len(order)))
+	var mu sync.Mutex
+	var failed []*node
+	workers := runtime.GOMAXPROCS(0)
+	p := pool.New().WithMaxGoroutines(workers)
+	for i := 0; i < workers; i++ {
+		p.Go(func() {
+			for n := range ready {
+				if l.ctx.Err() == nil {
+					l.check(fset, n, sizes)
+				}
+				for _, r := range n.rdeps {
+					if r.pending.Add(-1) == 0 {
+						ready <- r
+					}
+				}
+				if n.full && l.ctx.Err() == nil {
+					res := l.extractTyped(fset, n, repo)
+					mu.Lock()
+					if res != nil {
+						l.results = append(l.results, res)
+					} else {
+						failed = append(failed, n)
+					}
+					mu.Unlock()
+				}
+				n.info, n.files = nil, nil
+				if remaining.Add(-1) == 0 {
+					close(ready)
+				}
+			}
+		})
+	}
+	p.Wait()
+	for _, n := range failed {
+		msg := "type checking failed"
+		if len(n.typeErrs) > 0 {
+			msg += ": " + firstLine(n.typeErrs[len(n.typeErrs)-1].Msg)
+		}
+		for _, rel := range n.assigned {
+			delete(l.covered, rel)
+			l.reasons[path.Dir(rel)] = msg
+		}
+	}
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// check type-checks one package against its already-checked imports.
+func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
+	defer func() {
+		if r := recover(); r != nil {
+			n.tpkg, n.info = nil, nil
+			n.typeErrs = append(n.typeErrs, types.Error{Msg: fmt.Sprintf("internal error in the type checker: %v", r)})
+		}
+	}()
+	conf := types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			d := n.imports[path]
+			if d == nil || d.tpkg == nil {
+				return nil, fmt.Errorf("package %s is not available", path)
+			}
+			return d.tpkg, nil
+		}),
+		IgnoreFuncBodies: !n.full,
+		FakeImportC:      true,
+		Sizes:            sizes,
+		GoVersion:        goVersion(n.pkg),
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok && n.full && !te.Soft {
+				n.typeErrs = append(n.typeErrs, te)
+			}
+		},
+	}
+	asts := make([]*ast.File, len(n.files))
+	for i, pf := range n.files {
+		asts[i] = pf.ast
+	}
+	var info *types.Info
+	if n.full {
+		info = &types.Info{Defs: make(map[*ast.Ident]types.Object), Uses: make(map[*ast.Ident]types.Object)}
+	}
+	tpkg, _ := conf.Check(n.pkg.PkgPath, fset, asts, info)
+	n.tpkg, n.info = tpkg, info
+}
+
+// goVersion is the language version to check a package with: its module's
+// go directive when this toolchain understands it.
+func goVersion(p *packages.Package) string {
+	if p.Module == nil || p.Module.GoVersion == "" {
+		return ""
+	}
+	v := "go" + p.Module.GoVersion
+	if !version.IsValid(v) || (version.IsValid(runtime.Version()) && version.Compare(v, runtime.Version()) > 0) {
+		return ""
+	}
+	return v
+}

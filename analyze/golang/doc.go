@@ -1,0 +1,47 @@
+// Package golang loads a Go repository into [analyze.Facts]: its files, the
+// declarations in them with exact line spans, and the typed edges between
+// those declarations (calls, references, method-of, implements, embedding,
+// fields, tests) plus each file's imports.
+//
+// [Load] is the entry point. Its zero [Options] analyse every Go file under
+// the root, tests included, without touching the network.
+//
+// # Typed loading
+//
+// For each module under the root (one go list for a go.work workspace) the
+// loader asks go list, through golang.org/x/tools/go/packages, for the
+// package graph only: names, files and imports, never export data. It then
+// parses and type-checks everything itself, in dependency order on a bounded
+// pool of workers: repository packages in full, dependencies (standard
+// library, module cache, vendor) from their declarations only, with function
+// bodies dropped. This keeps a cold load independent of the state of the
+// build cache; export data from go list -export would compile every
+// dependency (and the repository itself) first.
+//
+// Every file is analysed once: when go list reports a package and its test
+// variant, the files come from the test variant, which holds them all.
+// Symbols are keyed by the position of their declaring identifier, so
+// objects seen through different variants, or through another module's
+// load, resolve to the same symbol. Only files under the root become facts;
+// edges to the standard library or other dependencies are dropped.
+//
+// # Degraded loading
+//
+// Nothing short of an unusable root makes Load fail. When go list fails
+// outright (no go command, a go.mod that asks for a newer Go, a broken
+// go.mod, no go.mod at all) or leaves files out (build constraints, a
+// package go list rejects), those files are analysed from syntax alone:
+// identifiers resolve through file and package scope and imports, methods
+// through the declared type of receivers, parameters and simple locals, and
+// otherwise by name among a handful of candidates; such edges carry
+// Exact=false, and the files are marked Degraded with one ProblemDegraded
+// per package saying why. Packages with type errors or missing dependencies
+// keep their partial type information, fill the gaps the same syntactic way
+// and record ProblemType and ProblemLoad entries.
+//
+// # Determinism
+//
+// Extraction runs concurrently, but results are merged on one goroutine and
+// [analyze.Facts.Normalize] puts every table in canonical order, so the
+// output is byte-identical across runs and GOMAXPROCS settings.
+package golang

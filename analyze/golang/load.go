@@ -1,0 +1,214 @@
+package golang
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// Load analyses the Go code under root. It fails only when root itself is
+// unusable (missing, not a directory); everything else that goes wrong
+// becomes an analyze.Problem next to whatever could be learned. When ctx is
+// done the facts gathered so far are returned with Partial set.
+func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", root, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", root, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("loading %s: not a directory; pass the repository's root directory", root)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = abs
+	}
+	l := &loader{
+		ctx:      ctx,
+		root:     abs,
+		realRoot: real,
+		opt:      opt,
+		env:      opt.goEnv(),
+		allowed:  make(map[string]bool),
+		covered:  make(map[string]bool),
+		ignored:  make(map[string]bool),
+		reasons:  make(map[string]string),
+	}
+	return l.run(), nil
+}
+
+// loader holds the state of one Load.
+type loader struct {
+	ctx      context.Context
+	root     string // absolute
+	realRoot string // root with symbolic links resolved
+	opt      Options
+	env      []string
+	lay      *layout
+
+	allowed  map[string]bool   // files that may become facts
+	covered  map[string]bool   // files analysed with types (or deliberately skipped)
+	ignored  map[string]bool   // files go list left out by build constraints
+	reasons  map[string]string // directory or module → why its files were not type-checked
+	results  []*pkgResult
+	problems []analyze.Problem
+}
+
+func (l *loader) run() *analyze.Facts {
+	facts := &analyze.Facts{Root: l.root}
+	start := time.Now()
+	files, probs, err := analyze.ListFiles(l.ctx, l.root, analyze.WalkOptions{
+		Langs:       []analyze.Lang{analyze.LangGo},
+		MaxFileSize: l.opt.maxFileSize(),
+		Ignore:      l.ignore,
+	})
+	l.problems = append(l.problems, probs...)
+	if err != nil && l.ctx.Err() == nil {
+		l.problems = append(l.problems, analyze.Problem{Kind: analyze.ProblemLoad, Msg: "listing files: " + err.Error()})
+	}
+	for _, f := range files {
+		l.allowed[f] = true
+	}
+	l.opt.logf("golang: %d Go files listed in %v", len(files), time.Since(start).Round(time.Millisecond))
+
+	if !l.opt.SyntaxOnly && l.ctx.Err() == nil && len(files) > 0 {
+		l.lay = discoverLayout(l.root, files, l.env)
+		l.loadTyped()
+	}
+	if l.lay == nil {
+		l.lay = discoverLayout(l.root, files, l.env)
+	}
+	if l.ctx.Err() == nil {
+		var rest []string
+		for _, f := range files {
+			if !l.covered[f] {
+				rest = append(rest, f)
+			}
+		}
+		if len(rest) > 0 {
+			t := time.Now()
+			l.loadSyntax(rest)
+			l.opt.logf("golang: %d files analysed from syntax in %v", len(rest), time.Since(t).Round(time.Millisecond))
+		}
+	}
+
+	t := time.Now()
+	m := newMerger(facts)
+	m.merge(l.results)
+	facts.Problems = append(facts.Problems, l.problems...)
+	if err := l.ctx.Err(); err != nil {
+		facts.Partial = true
+		facts.Problems = append(facts.Problems, analyze.Problem{Kind: analyze.ProblemLimit,
+			Msg: "load stopped early (" + ctxReason(err) + "); the facts are partial"})
+	}
+	facts.Normalize()
+	l.opt.logf("golang: merged in %v; %s; total %v", time.Since(t).Round(time.Millisecond), facts.Summary(), time.Since(start).Round(time.Millisecond))
+	return facts
+}
+
+func ctxReason(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "time limit reached"
+	}
+	return "cancelled"
+}
+
+// ignore combines the caller's Ignore with the directories the go command
+// leaves out of "./..." and, with SkipTests, test files.
+func (l *loader) ignore(rel string, isDir bool) bool {
+	if l.opt.Ignore != nil && l.opt.Ignore(rel, isDir) {
+		return true
+	}
+	name := path.Base(rel)
+	if isDir {
+		return !l.opt.AllDirs && (name == "vendor" || name == "testdata" || strings.HasPrefix(name, "_"))
+	}
+	return l.opt.SkipTests && strings.HasSuffix(name, "_test.go")
+}
+
+// relOf returns the repository-relative path of an absolute file name, or
+// false when it lies outside the root.
+func (l *loader) relOf(abs string) (string, bool) {
+	for _, r := range [2]string{l.root, l.realRoot} {
+		if rest, ok := strings.CutPrefix(abs, r); ok && len(rest) > 1 && os.IsPathSeparator(rest[0]) {
+			return filepath.ToSlash(rest[1:]), true
+		}
+		if r == string(filepath.Separator) && filepath.IsAbs(abs) && len(abs) > 1 {
+			return filepath.ToSlash(abs[1:]), true
+		}
+	}
+	return "", false
+}
+
+// relDir is the repository-relative form of an absolute directory: "." for
+// the root itself.
+func (l *loader) relDir(abs string) (string, bool) {
+	if abs == l.root || abs == l.realRoot {
+		return ".", true
+	}
+	return l.relOf(abs)
+}
+
+// reasonFor says why a file was not type-checked.
+func (l *loader) reasonFor(rel string) string {
+	dir := path.Dir(rel)
+	if r, ok := l.reasons[dir]; ok {
+		return r
+	}
+	if l.ignored[rel] {
+		return "excluded by build constraints for " + l.target()
+	}
+	if m := l.lay.moduleOf(dir); m != nil {
+		if r, ok := l.reasons["module:"+m.dir]; ok {
+			return r
+		}
+		if l.opt.SyntaxOnly {
+			return "syntax-only analysis requested"
+		}
+		return "not loaded by go list"
+	}
+	if l.opt.SyntaxOnly {
+		return "syntax-only analysis requested"
+	}
+	return "not inside a Go module (no go.mod)"
+}
+
+func (l *loader) target() string {
+	goos, ok := envValue(l.env, "GOOS")
+	if !ok || goos == "" {
+		goos = runtime.GOOS
+	}
+	return goos + "/" + goarch(l.env)
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// relUnder returns target relative to base, slash-separated, when target
+// is base or below it.
+func relUnder(base, target string) (string, bool) {
+	rel, err := filepath.Rel(base, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}

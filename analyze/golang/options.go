@@ -1,0 +1,115 @@
+package golang
+
+import (
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// Options configures Load. The zero value analyses every Go file under the
+// root, tests included, with go list run offline.
+type Options struct {
+	// SkipTests leaves _test.go files out of the analysis entirely.
+	SkipTests bool
+
+	// SyntaxOnly skips go list and type checking: every package is
+	// analysed from syntax, as when no go command is available.
+	SyntaxOnly bool
+
+	// MaxFileSize skips larger files with a ProblemSkipped; 0 means
+	// analyze.MaxFileSize. Larger files of a type-checked package are
+	// still parsed (up to 4×) so that the rest of it type-checks.
+	MaxFileSize int64
+
+	// Ignore, when set, is asked about every path (slash-separated,
+	// relative to the root) before it is listed or descended into, as in
+	// analyze.WalkOptions.
+	Ignore func(rel string, isDir bool) bool
+
+	// AllDirs also analyses vendor and testdata directories and those
+	// whose name starts with "_", which the go command leaves out of
+	// "./..." (they are analysed from syntax only).
+	AllDirs bool
+
+	// Env is the environment of the go command; nil means os.Environ().
+	// Whatever it says, the loader sets GOTOOLCHAIN=local (never switch
+	// toolchains), GOPACKAGESDRIVER=off, GOPROXY=off unless AllowNetwork,
+	// drops -mod=mod from GOFLAGS (go list must not edit go.mod), and sets
+	// CGO_ENABLED=1 unless Env itself sets it, so the files chosen do not
+	// depend on whether a C compiler happens to be installed.
+	Env []string
+
+	// AllowNetwork lets go list download missing modules through the
+	// configured GOPROXY. Off by default: missing dependencies degrade
+	// the analysis instead.
+	AllowNetwork bool
+
+	// Logf, when set, receives progress and timing lines.
+	Logf func(format string, args ...any)
+}
+
+func (o *Options) logf(format string, args ...any) {
+	if o.Logf != nil {
+		o.Logf(format, args...)
+	}
+}
+
+func (o *Options) maxFileSize() int64 {
+	if o.MaxFileSize > 0 {
+		return o.MaxFileSize
+	}
+	return analyze.MaxFileSize
+}
+
+// goEnv is the environment go list runs in.
+func (o *Options) goEnv() []string {
+	base := o.Env
+	if base == nil {
+		base = os.Environ()
+	}
+	env := append([]string(nil), base...)
+	env = append(env, "GOTOOLCHAIN=local", "GOPACKAGESDRIVER=off")
+	if !o.AllowNetwork {
+		env = append(env, "GOPROXY=off")
+	}
+	if flags, ok := envValue(env, "GOFLAGS"); ok {
+		env = append(env, "GOFLAGS="+sanitizeGoflags(flags))
+	}
+	if _, ok := envValue(o.Env, "CGO_ENABLED"); !ok {
+		env = append(env, "CGO_ENABLED=1")
+	}
+	return env
+}
+
+// goarch is the target architecture, for type sizes.
+func goarch(env []string) string {
+	if v, ok := envValue(env, "GOARCH"); ok && v != "" {
+		return v
+	}
+	return runtime.GOARCH
+}
+
+// envValue returns the last value of name in env, as exec does.
+func envValue(env []string, name string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// sanitizeGoflags removes the flags that would let go list rewrite go.mod
+// or read another one.
+func sanitizeGoflags(flags string) string {
+	var keep []string
+	for _, f := range strings.Fields(flags) {
+		if f == "-mod=mod" || strings.HasPrefix(f, "-modfile") {
+			continue
+		}
+		keep = append(keep, f)
+	}
+	return strings.Join(keep, " ")
+}

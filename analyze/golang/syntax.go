@@ -1,0 +1,211 @@
+package golang
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/sourcegraph/conc/iter"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// syntaxFile is a file read for syntax-only analysis.
+type syntaxFile struct {
+	rel  string
+	src  []byte
+	ast  *ast.File
+	errs scanner.ErrorList
+}
+
+// syntaxUnit is the files of one directory that declare the same package.
+type syntaxUnit struct {
+	dir, pkgName string
+	files        []*syntaxFile
+}
+
+// loadSyntax analyses files from syntax alone: those go list could not
+// load, those build constraints exclude, and everything when no typed load
+// was possible. Files are parsed in parallel, grouped by directory and
+// package clause, and each group is extracted as one package.
+func (l *loader) loadSyntax(rels []string) {
+	fset := token.NewFileSet()
+	maxSize := l.opt.maxFileSize()
+	mapper := iter.Mapper[string, *syntaxFile]{MaxGoroutines: runtime.GOMAXPROCS(0)}
+	parsed := mapper.Map(rels, func(rel *string) *syntaxFile {
+		if l.ctx.Err() != nil {
+			return nil
+		}
+		src, err := analyze.ReadSource(l.root, *rel, maxSize)
+		if err != nil {
+			return &syntaxFile{rel: *rel, errs: scanner.ErrorList{{Msg: skipReason(err)}}}
+		}
+		f, err := parser.ParseFile(fset, *rel, src, parser.ParseComments|parser.AllErrors)
+		sf := &syntaxFile{rel: *rel, src: src, ast: f}
+		if el, ok := err.(scanner.ErrorList); ok {
+			sf.errs = el
+		} else if err != nil {
+			sf.errs = scanner.ErrorList{{Msg: err.Error()}}
+		}
+		return sf
+	})
+	groups := make(map[string]*syntaxUnit)
+	for _, sf := range parsed {
+		if sf == nil {
+			continue
+		}
+		if sf.ast == nil {
+			l.problems = append(l.problems, analyze.Problem{Kind: analyze.ProblemSkipped, Path: sf.rel, Msg: sf.errs[0].Msg})
+			continue
+		}
+		dir := path.Dir(sf.rel)
+		name := ""
+		if sf.ast.Name != nil && sf.ast.Name.Name != "_" {
+			name = sf.ast.Name.Name
+		}
+		if name == "" {
+			name = path.Base(dir)
+			if dir == "." {
+				name = "main"
+			}
+		}
+		k := scopeKey(dir, name)
+		g := groups[k]
+		if g == nil {
+			g = &syntaxUnit{dir: dir, pkgName: name}
+			groups[k] = g
+		}
+		g.files = append(g.files, sf)
+	}
+	units := make([]*syntaxUnit, 0, len(groups))
+	for _, k := range sortedKeys(groups) {
+		units = append(units, groups[k])
+	}
+	prefix := l.noModulePrefix(units)
+	umapper := iter.Mapper[*syntaxUnit, *pkgResult]{MaxGoroutines: runtime.GOMAXPROCS(0)}
+	results := umapper.Map(units, func(u **syntaxUnit) *pkgResult {
+		if l.ctx.Err() != nil {
+			return nil
+		}
+		return l.extractSyntax(fset, *u, prefix)
+	})
+	for _, r := range results {
+		if r != nil {
+			l.results = append(l.results, r)
+		}
+	}
+}
+
+func skipReason(err error) string {
+	switch {
+	case errors.Is(err, analyze.ErrBinary):
+		return "binary content, not Go source"
+	case errors.Is(err, analyze.ErrTooLarge):
+		return "larger than the file size limit"
+	case errors.Is(err, analyze.ErrOutsideRoot):
+		return "a symbolic link leaves the repository"
+	}
+	return "unreadable: " + err.Error()
+}
+
+// extractSyntax extracts one syntax unit.
+func (l *loader) extractSyntax(fset *token.FileSet, u *syntaxUnit, prefix string) (res *pkgResult) {
+	importPath := l.importPathOf(u.dir, prefix)
+	if strings.HasSuffix(u.pkgName, "_test") && !strings.HasSuffix(importPath, "_test") {
+		importPath += "_test"
+	}
+	res = &pkgResult{scope: scopeKey(u.dir, u.pkgName), importPath: importPath, pkgName: u.pkgName, dir: u.dir}
+	defer func() {
+		if r := recover(); r != nil {
+			res.edges, res.raws, res.msets = nil, nil, nil
+			res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemLoad, Path: u.dir,
+				Msg: fmt.Sprintf("internal error extracting %s: %v; its edges are missing", u.dir, r)})
+		}
+	}()
+	sort.Slice(u.files, func(i, j int) bool { return u.files[i].rel < u.files[j].rel })
+	x := newExtractor(res, fset)
+	for _, sf := range u.files {
+		f := fileFacts(sf.rel, sf.src)
+		f.Package = importPath
+		f.PkgName = u.pkgName
+		f.Degraded = true
+		f.Errors = len(sf.errs)
+		res.files = append(res.files, fileRec{file: f, imports: x.imports(sf.ast)})
+		x.extractFile(sf.rel, sf.ast, sf.src)
+		res.problems = append(res.problems, syntaxProblems(sf.rel, sf.errs)...)
+	}
+	reasonDir := u.dir
+	res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemDegraded, Path: reasonDir,
+		Msg: fmt.Sprintf("package %s: %s; analysed from syntax only", u.pkgName, l.reasonFor(u.files[0].rel))})
+	return res
+}
+
+// importPathOf is the import path of a directory: under its module, or,
+// outside any module, under the prefix the repository's own imports
+// suggest.
+func (l *loader) importPathOf(dir, prefix string) string {
+	rootRel := ""
+	if m := l.lay.enclosing; m != nil {
+		if r, ok := relUnder(m.dir, l.root); ok {
+			rootRel = r
+		}
+	}
+	if p := l.lay.importPath(dir, rootRel); p != "" || l.lay.moduleOf(dir) != nil {
+		return p
+	}
+	switch {
+	case dir == "." && prefix != "":
+		return prefix
+	case dir == ".":
+		return path.Base(strings.ReplaceAll(l.root, "\\", "/"))
+	case prefix != "":
+		return prefix + "/" + dir
+	}
+	return dir
+}
+
+// noModulePrefix guesses the import path of a root outside any module (a
+// GOPATH-style tree) from the imports of its own files: an import path
+// that ends in one of the repository's directories gives the prefix before
+// it. The most common prefix wins, the shortest on ties.
+func (l *loader) noModulePrefix(units []*syntaxUnit) string {
+	dirs := make(map[string]bool)
+	for _, u := range units {
+		if l.lay.moduleOf(u.dir) == nil && u.dir != "." {
+			dirs[u.dir] = true
+		}
+	}
+	if len(dirs) == 0 {
+		return ""
+	}
+	votes := make(map[string]int)
+	for _, u := range units {
+		for _, sf := range u.files {
+			for _, is := range sf.ast.Imports {
+				p, err := unquote(is.Path.Value)
+				if err != nil {
+					continue
+				}
+				for d := range dirs {
+					if pre, ok := strings.CutSuffix(p, "/"+d); ok && pre != "" {
+						votes[pre]++
+					}
+				}
+			}
+		}
+	}
+	best, n := "", 0
+	for _, pre := range sortedKeys(votes) {
+		if votes[pre] > n || (votes[pre] == n && len(pre) < len(best)) {
+			best, n = pre, votes[pre]
+		}
+	}
+	return best
+}

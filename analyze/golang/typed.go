@@ -1,0 +1,140 @@
+package golang
+
+import (
+	"fmt"
+	"go/scanner"
+	"go/token"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// extractTyped turns a type-checked package into a result. A panic while
+// extracting (a defect, never expected) costs the package its edges but
+// not the load.
+func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool) (res *pkgResult) {
+	var files []*parsedFile
+	for _, pf := range n.files {
+		if _, ok := n.assigned[pf.abs]; ok {
+			files = append(files, pf)
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
+	dir := "."
+	if len(files) > 0 {
+		dir = path.Dir(files[0].rel)
+	} else if d, ok := l.relDir(n.pkg.Dir); ok {
+		dir = d
+	}
+	name := n.pkg.Name
+	if name == "" && len(files) > 0 {
+		name = files[0].ast.Name.Name
+	}
+	res = &pkgResult{scope: scopeKey(dir, name), importPath: n.pkg.PkgPath, pkgName: name, dir: dir}
+	if n.tpkg == nil || n.info == nil {
+		// The checker gave up on the package: the caller hands its files
+		// to the syntax-only path.
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if debugPanics {
+				panic(r)
+			}
+			res.edges, res.raws, res.msets = nil, nil, nil
+			res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemLoad, Path: dir,
+				Msg: fmt.Sprintf("internal error extracting package %s: %v; its edges are missing", n.pkg.PkgPath, r)})
+		}
+	}()
+	x := newExtractor(res, fset)
+	x.info = n.info
+	x.hybrid = len(n.typeErrs) > 0
+	relCache := make(map[string]string)
+	x.relOf = func(filename string) (string, bool) {
+		if r, ok := relCache[filename]; ok {
+			return r, r != ""
+		}
+		r, _ := l.relOf(filename)
+		relCache[filename] = r
+		return r, r != ""
+	}
+	x.repoPkg = func(p string) bool { return repo[p] }
+	for _, pf := range files {
+		f := fileFacts(pf.rel, pf.src)
+		f.Package = n.pkg.PkgPath
+		f.PkgName = pf.ast.Name.Name
+		f.Errors = len(pf.errs)
+		res.files = append(res.files, fileRec{file: f, imports: x.imports(pf.ast)})
+		x.extractFile(pf.rel, pf.ast, pf.src)
+		x.typedMethodSets(pf.ast)
+		res.problems = append(res.problems, syntaxProblems(pf.rel, pf.errs)...)
+	}
+	res.problems = append(res.problems, l.typeProblems(fset, n, dir)...)
+	if missing := missingImports(n); len(missing) > 0 {
+		res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemDegraded, Path: dir,
+			Msg: "missing dependencies " + strings.Join(missing, ", ") + "; names from them are unresolved and the type information is partial"})
+	}
+	return res
+}
+
+// typeProblems reports up to maxTypeErrors type errors in the package's
+// extracted files, and how many more there were.
+func (l *loader) typeProblems(fset *token.FileSet, n *node, dir string) []analyze.Problem {
+	var out []analyze.Problem
+	extra := 0
+	for _, te := range n.typeErrs {
+		p := analyze.Problem{Kind: analyze.ProblemType, Path: dir, Msg: analyze.ToValidUTF8(te.Msg)}
+		if te.Pos.IsValid() {
+			pos := fset.PositionFor(te.Pos, false)
+			rel, ok := n.assigned[pos.Filename]
+			if !ok {
+				continue
+			}
+			p.Path, p.Line = rel, pos.Line
+		}
+		if len(out) == maxTypeErrors {
+			extra++
+			continue
+		}
+		out = append(out, p)
+	}
+	if extra > 0 {
+		out = append(out, analyze.Problem{Kind: analyze.ProblemType, Path: dir,
+			Msg: fmt.Sprintf("%d more type errors in package %s", extra, n.pkg.PkgPath)})
+	}
+	return out
+}
+
+// syntaxProblems reports up to maxSyntaxErrors syntax errors of a file,
+// and how many more there were.
+func syntaxProblems(rel string, errs scanner.ErrorList) []analyze.Problem {
+	var out []analyze.Problem
+	for i, e := range errs {
+		if i == maxSyntaxErrors {
+			out = append(out, analyze.Problem{Kind: analyze.ProblemSyntax, Path: rel,
+				Msg: fmt.Sprintf("%d more syntax errors", len(errs)-maxSyntaxErrors)})
+			break
+		}
+		out = append(out, analyze.Problem{Kind: analyze.ProblemSyntax, Path: rel, Line: e.Pos.Line, Msg: analyze.ToValidUTF8(e.Msg)})
+	}
+	return out
+}
+
+// missingImports lists the imports of a package that go list could not
+// provide.
+func missingImports(n *node) []string {
+	var out []string
+	for path, ip := range n.pkg.Imports {
+		d := n.imports[path]
+		if d == nil || (len(ip.GoFiles) == 0 && len(ip.Errors) > 0) {
+			out = append(out, path)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// debugPanics re-raises extraction panics; tests set it to see the stack.
+var debugPanics = false

@@ -1,0 +1,3 @@
+module github.com/acme/usersvc
+
+go 1.22
