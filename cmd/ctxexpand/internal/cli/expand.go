@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/expand"
+)
+
+// expandOptions are the flags of the root (and expand) command.
+type expandOptions struct {
+	Query     string
+	Root      string
+	Budget    int
+	MaxFiles  int
+	Depth     int
+	Strategy  string
+	Format    string
+	Tokenizer string
+	FilesOnly bool
+	Explain   bool
+	NoTests   bool
+	Timeout   time.Duration
+	Output    string
+	NoNetwork bool
+	Quiet     bool
+}
+
+func newExpandOptions() *expandOptions {
+	return &expandOptions{Budget: 16000, MaxFiles: 30, Strategy: "auto", Format: "markdown", Tokenizer: "o200k"}
+}
+
+func (o *expandOptions) addFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml or .git)")
+	f.IntVar(&o.Budget, "budget", o.Budget, "token budget of the bundle; the output never exceeds it")
+	f.IntVar(&o.MaxFiles, "max-files", o.MaxFiles, "length of the ranked file list")
+	f.IntVar(&o.Depth, "depth", 0, "steps to expand from each seed (default: chosen by strategy and query)")
+	f.StringVar(&o.Strategy, "strategy", o.Strategy, "auto, "+strings.Join(expand.Names(), ", ")+", or several joined with +")
+	f.StringVar(&o.Format, "format", o.Format, "output format: markdown, xml, json or plain")
+	f.StringVar(&o.Tokenizer, "tokenizer", o.Tokenizer, "token counter: o200k, cl100k or estimate")
+	f.BoolVar(&o.FilesOnly, "files-only", false, "print only the ranked file paths, one per line")
+	f.BoolVar(&o.Explain, "explain", false, "print the query plan, seeds and a ranking table with reasons to stderr")
+	f.BoolVar(&o.NoTests, "no-tests", false, "leave test files out")
+	f.DurationVar(&o.Timeout, "timeout", 0, "stop analysis after this long and emit the best result so far, marked partial (e.g. 30s)")
+	f.StringVarP(&o.Output, "output", "o", "", "write the bundle to this file instead of stdout")
+	f.BoolVar(&o.NoNetwork, "no-network", false, "never fetch @url references")
+	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no notes or progress on stderr")
+}
+
+func (o *expandOptions) validate() error {
+	if o.Budget <= 0 {
+		return usagef("--budget must be a positive number of tokens, got %d", o.Budget)
+	}
+	if o.MaxFiles <= 0 {
+		return usagef("--max-files must be positive, got %d", o.MaxFiles)
+	}
+	if o.Depth < 0 || o.Depth > 10 {
+		return usagef("--depth must be between 0 and 10, got %d", o.Depth)
+	}
+	if _, err := expand.Lookup(o.Strategy, "focused"); err != nil {
+		return usageError{err}
+	}
+	switch strings.ToLower(o.Format) {
+	case "markdown", "md", "xml", "json", "plain", "text":
+	default:
+		return usagef("--format must be markdown, xml, json or plain, got %q", o.Format)
+	}
+	if strings.TrimSpace(o.Query) == "" {
+		return usageError{errNoQuery}
+	}
+	return nil
+}
+
+// resolveRoot makes the root absolute, defaulting to the nearest project
+// root above the working directory.
+func resolveRoot(root string) (string, error) {
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		return findRoot(wd), nil
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", usagef("--root %s: %v", root, err)
+	}
+	if !st.IsDir() {
+		return "", usagef("--root %s is not a directory", root)
+	}
+	return abs, nil
+}
+
+func (o *expandOptions) run(ctx context.Context, io *IO) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	root, err := resolveRoot(o.Root)
+	if err != nil {
+		return err
+	}
+	if o.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
+	out, err := pipeline.Run(ctx, pipeline.Request{
+		Root:      root,
+		Query:     o.Query,
+		Budget:    o.Budget,
+		MaxFiles:  o.MaxFiles,
+		Depth:     o.Depth,
+		Strategy:  o.Strategy,
+		Format:    o.Format,
+		Tokenizer: o.Tokenizer,
+		NoTests:   o.NoTests,
+		NoNetwork: o.NoNetwork,
+	})
+	if err != nil {
+		return err
+	}
+	if !o.Quiet {
+		out.WriteNotes(io.Err)
+	}
+	if o.Explain {
+		out.WriteExplain(io.Err)
+	}
+	var payload []byte
+	if o.FilesOnly {
+		payload = out.FilesOnly()
+	} else {
+		payload = out.Bundle
+	}
+	if o.Output != "" {
+		if err := os.WriteFile(o.Output, payload, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", o.Output, err)
+		}
+	} else if _, err := io.Out.Write(payload); err != nil {
+		return err
+	}
+	if out.Partial {
+		return errPartial
+	}
+	return nil
+}

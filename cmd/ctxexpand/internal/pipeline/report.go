@@ -1,0 +1,89 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// FilesOnly is the ranked list of paths, one per line.
+func (o *Output) FilesOnly() []byte {
+	var b bytes.Buffer
+	for _, f := range o.Result.Files {
+		b.WriteString(f.Path)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// WriteNotes writes what a user should know about the run to w: what was
+// skipped or degraded (grouped, with counts), unresolved names with
+// suggestions, and whether the result is partial.
+func (o *Output) WriteNotes(w io.Writer) {
+	for _, n := range o.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	byKind := map[analyze.ProblemKind][]analyze.Problem{}
+	for _, p := range o.Facts.Problems {
+		byKind[p.Kind] = append(byKind[p.Kind], p)
+	}
+	var kinds []analyze.ProblemKind
+	for k := range byKind {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
+	for _, k := range kinds {
+		ps := byKind[k]
+		const show = 5
+		for i, p := range ps {
+			if i == show {
+				fmt.Fprintf(w, "note: … and %d more %s problems (--explain lists them all)\n", len(ps)-show, k)
+				break
+			}
+			fmt.Fprintf(w, "note: %s\n", p)
+		}
+	}
+	if o.Partial {
+		fmt.Fprintln(w, "note: partial result: the time limit cut the analysis short; raise --timeout for a complete one")
+	}
+}
+
+// WriteExplain writes the query plan, the seeds and the ranking table with
+// every file's reasons and score contributions.
+func (o *Output) WriteExplain(w io.Writer) {
+	fmt.Fprintln(w, "== plan")
+	fmt.Fprintln(w, strings.TrimRight(o.Plan.Explain(), "\n"))
+	fmt.Fprintf(w, "strategies: %s, depth %d\n", strings.Join(o.Result.Strategies, "+"), o.Result.Depth)
+	fmt.Fprintf(w, "repository: %s\n", o.Facts.Summary())
+	fmt.Fprintln(w, "== seeds")
+	for i, s := range o.Result.Seeds {
+		if i == 20 {
+			fmt.Fprintf(w, "  … %d more\n", len(o.Result.Seeds)-20)
+			break
+		}
+		loc := s.Path
+		if s.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", s.Path, s.Line)
+		}
+		fmt.Fprintf(w, "  %.3f  %-10s %s  %s\n", s.Score, s.Source, s.Label, loc)
+	}
+	fmt.Fprintln(w, "== ranking")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "rank\tscore\tfile\twhy")
+	for i, f := range o.Result.Files {
+		why := ""
+		if len(f.Reasons) > 0 {
+			why = f.Reasons[0]
+		}
+		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\n", i+1, f.Score, f.Path, why)
+		for _, r := range f.Reasons[min(1, len(f.Reasons)):] {
+			fmt.Fprintf(tw, "\t\t\t%s\n", r)
+		}
+	}
+	tw.Flush()
+}

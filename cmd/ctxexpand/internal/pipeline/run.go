@@ -1,0 +1,88 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/query"
+)
+
+// Request is one query against a repository.
+type Request struct {
+	Root      string
+	Query     string
+	Budget    int
+	MaxFiles  int
+	Depth     int
+	Strategy  string
+	Format    string
+	Tokenizer string
+	NoTests   bool
+	NoNetwork bool
+}
+
+// Session is a loaded repository that answers queries.
+type Session struct {
+	Root     string
+	Facts    *analyze.Facts
+	Engine   *expand.Engine
+	LoadTime time.Duration
+	content  *contentCache
+}
+
+// Open loads and indexes the repository at root.
+func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
+	start := time.Now()
+	facts, err := Load(ctx, root, opt)
+	if err != nil {
+		return nil, err
+	}
+	cache := newContentCache(facts)
+	eng, err := expand.NewEngine(ctx, facts, cache)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("the time limit passed while indexing %s; raise --timeout", root)
+		}
+		return nil, err
+	}
+	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache}, nil
+}
+
+// Output is the result of one query.
+type Output struct {
+	Plan    *query.Plan
+	Result  *expand.Result
+	Facts   *analyze.Facts
+	Bundle  []byte
+	Partial bool
+	Notes   []string
+}
+
+// Run loads the repository and answers one query.
+func Run(ctx context.Context, req Request) (*Output, error) {
+	s, err := Open(ctx, req.Root, LoadOptions{SkipTests: false})
+	if err != nil {
+		return nil, err
+	}
+	return s.Query(ctx, req)
+}
+
+// Query answers one query against the loaded repository.
+func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
+	plan := query.Analyze(req.Query)
+	res, err := s.Engine.Expand(ctx, plan, nil, expand.Options{
+		Strategy: req.Strategy,
+		Depth:    req.Depth,
+		MaxFiles: req.MaxFiles,
+		NoTests:  req.NoTests,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil}
+	out.Notes = append(out.Notes, res.Warnings...)
+	return out, nil
+}
