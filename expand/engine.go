@@ -187,6 +187,11 @@ func (e *Engine) graphEvidence(visits []graph.Visit) []rank.Evidence {
 	return out
 }
 
+// maxReasonSteps is how many steps of a long path a reason shows (the
+// last ones); a path grows past the walk depth when a seed was itself
+// reached, more strongly, from another seed.
+const maxReasonSteps = 3
+
 // pathReason renders the chain of steps from a seed to n:
 // "seed UserService.FindByEmail → calls → UserRepository.GetByEmail".
 func (e *Engine) pathReason(byNode map[graph.NodeID]graph.Visit, n graph.NodeID) string {
@@ -195,6 +200,11 @@ func (e *Engine) pathReason(byNode map[graph.NodeID]graph.Visit, n graph.NodeID)
 	for i, v := range path {
 		if i == 0 {
 			b.WriteString("seed ")
+		} else if len(path) > maxReasonSteps+1 && i < len(path)-maxReasonSteps {
+			if i == 1 {
+				b.WriteString(" → …")
+			}
+			continue
 		} else {
 			fmt.Fprintf(&b, " → %s → ", stepWords(v.Via, v.Dir))
 		}
