@@ -53,13 +53,21 @@ func (sb *seedBuilder) fileSeed(f analyze.FileID, score float64, kind rank.Evide
 
 // entities resolves the symbols the query names.
 func (sb *seedBuilder) entities(plan *query.Plan, res *Result) {
+	pinned := map[string]bool{}
+	for _, r := range plan.Refs {
+		if r.Kind == query.RefSymbol {
+			pinned[r.Value] = true
+		}
+	}
 	for _, ent := range plan.Entities {
 		switch ent.Kind {
 		case query.EntityPath:
 			sb.pathSeed(ent.Raw, strengthPath, "named in the query")
 			continue
-		case query.EntitySymbol, query.EntityCode:
+		case query.EntitySymbol:
 		default:
+			// Code that is not a symbol: its identifiers are terms, and
+			// those that look like symbols are entities of their own.
 			continue
 		}
 		r := sb.e.Names.Resolve(ent)
@@ -68,14 +76,13 @@ func (sb *seedBuilder) entities(plan *query.Plan, res *Result) {
 			res.Warnings = append(res.Warnings, r.Describe(sb.e.Facts))
 			continue
 		}
+		// Only an @Symbol reference pins its symbols first in the bundle;
+		// a back-ticked name is a seed like any named one.
 		kind := rank.EvSeed
-		if ent.Explicit {
+		if pinned[ent.Raw] {
 			kind = rank.EvExplicit
 		}
 		scale := 1.0
-		if ent.Kind == query.EntityCode {
-			scale = 0.8
-		}
 		for i, m := range r.Matches {
 			if i == maxEntityMatches {
 				res.Warnings = append(res.Warnings, fmt.Sprintf("%s matches %d symbols; the first %d were used", ent.Raw, len(r.Matches), maxEntityMatches))

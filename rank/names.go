@@ -48,6 +48,10 @@ const (
 	MatchFuzzy     = "fuzzy"             // a close name (edit distance, prefix)
 )
 
+// minFuzzyLen is the shortest name that is matched approximately: shorter
+// ones ("v", "id", "err") have too many close neighbours to mean anything.
+const minFuzzyLen = 4
+
 // Match is a symbol a name resolved to, with the strength of the match
 // (1 for an exact qualified match).
 type Match struct {
@@ -112,9 +116,13 @@ func (n *Names) Resolve(e query.Entity) Resolution {
 		if len(quals) > 0 && len(qualified) == 0 {
 			res.Matches = append(res.Matches, n.containerMatches(quals)...)
 		}
-	} else {
+	}
+	for len(cands) == 0 {
 		if len(quals) > 0 {
 			res.Matches = append(res.Matches, n.containerMatches(quals)...)
+		}
+		if len(key) < minFuzzyLen {
+			break
 		}
 		fuzzy := n.fuzzy(key, 5)
 		for _, k := range fuzzy {
@@ -123,6 +131,7 @@ func (n *Names) Resolve(e query.Entity) Resolution {
 			}
 		}
 		res.Suggestions = n.suggest(fuzzy, quals)
+		break
 	}
 	res.Matches = sortMatches(n.facts, res.Matches)
 	return res
