@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -37,6 +39,16 @@ type Options struct {
 	Terminal bool
 	// Git is the git executable; empty means "git" on PATH.
 	Git string
+}
+
+// DefaultWorkDir is where checkouts are cached when the caller has no
+// better place: the user's cache directory, under ctxexpand/bench.
+func DefaultWorkDir() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("finding a cache directory for checkouts: %w", err)
+	}
+	return filepath.Join(dir, "ctxexpand", "bench"), nil
 }
 
 // ErrOptions marks unusable options.
