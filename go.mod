@@ -3,19 +3,28 @@ module github.com/ctxexpand/ctxexpand
 go 1.26.0
 
 require (
-	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
-	github.com/dominikbraun/graph v0.23.0 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/dominikbraun/graph v0.23.0
+	github.com/google/go-cmp v0.7.0
+	github.com/sourcegraph/conc v0.3.0
+	github.com/spf13/cobra v1.10.2
+	golang.org/x/mod v0.42.0
+	golang.org/x/tools v0.52.0
+	gonum.org/v1/plot v0.17.0
+)
+
+require (
+	codeberg.org/go-fonts/liberation v0.5.0 // indirect
+	codeberg.org/go-latex/latex v0.2.0 // indirect
+	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
+	git.sr.ht/~sbinet/gg v0.7.0 // indirect
+	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/mattn/go-pointer v0.0.1 // indirect
-	github.com/sourcegraph/conc v0.3.0 // indirect
-	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
-	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
-	github.com/tree-sitter/go-tree-sitter v0.25.0 // indirect
-	github.com/tree-sitter/tree-sitter-go v0.25.0 // indirect
-	github.com/tree-sitter/tree-sitter-rust v0.24.0 // indirect
-	golang.org/x/mod v0.42.0 // indirect
+	github.com/stretchr/testify v1.10.0 // indirect
+	go.uber.org/atomic v1.7.0 // indirect
+	go.uber.org/multierr v1.9.0 // indirect
+	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
+	golang.org/x/text v0.28.0 // indirect
 )

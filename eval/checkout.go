@@ -1,0 +1,251 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// ErrRepoMissing is returned when a dataset repository is not in REPOS_DIR.
+var ErrRepoMissing = errors.New("repository not found")
+
+// Checkouts prepares and caches one checkout per (repository, base commit).
+// A checkout is a shared clone of ReposDir/OWNER+NAME/repo detached at the
+// base commit, with every ref deleted and the reflog expired, so that no
+// commit after the base is reachable from anything in it. Its zero value is
+// not usable: ReposDir and WorkDir are required.
+type Checkouts struct {
+	// ReposDir holds each repository's git directory, with full history, as
+	// OWNER+NAME/repo.
+	ReposDir string
+	// WorkDir holds the cached checkouts as OWNER+NAME/BASE.
+	WorkDir string
+	// Git is the git executable; empty means "git" on PATH.
+	Git string
+
+	mu    sync.Mutex
+	locks map[string]*sync.Mutex
+}
+
+// CheckoutResult says where an instance's tree is and whether the cache had it.
+type CheckoutResult struct {
+	Dir    string
+	Reused bool
+	// Missing lists files of the base tree whose content is absent from the
+	// repository's object store (mirrors may leave out their largest
+	// blobs); the checkout lacks them and is otherwise complete.
+	Missing []string
+}
+
+// Prepare returns a verified checkout of inst.Base, building or rebuilding
+// it when the cache has none or the cached one is not at the right commit,
+// not clean or still holds refs. Concurrent calls for the same checkout
+// wait for each other; different checkouts proceed in parallel.
+func (c *Checkouts) Prepare(ctx context.Context, inst Instance) (CheckoutResult, error) {
+	if c.ReposDir == "" || c.WorkDir == "" {
+		return CheckoutResult{}, errors.New("checkouts need a repositories directory and a work directory")
+	}
+	gitDir := filepath.Join(c.ReposDir, RepoDirName(inst.Repo), "repo")
+	if _, err := os.Stat(gitDir); err != nil {
+		return CheckoutResult{}, fmt.Errorf("%s: %w at %s: put a clone with full history there (git clone --mirror https://github.com/%s %s)",
+			inst.Repo, ErrRepoMissing, gitDir, inst.Repo, gitDir)
+	}
+	absWork, err := filepath.Abs(c.WorkDir)
+	if err != nil {
+		return CheckoutResult{}, fmt.Errorf("resolving work directory: %w", err)
+	}
+	dir := filepath.Join(absWork, RepoDirName(inst.Repo), inst.Base)
+
+	unlock := c.lock(dir)
+	defer unlock()
+
+	if _, err := os.Stat(dir); err == nil {
+		if missing, err := c.verify(ctx, dir, inst.Base); err == nil {
+			return CheckoutResult{Dir: dir, Reused: true, Missing: missing}, nil
+		} else if ctx.Err() != nil {
+			return CheckoutResult{}, ctx.Err()
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return CheckoutResult{}, fmt.Errorf("removing stale checkout %s: %w", dir, err)
+		}
+	}
+	missing, err := c.build(ctx, gitDir, dir, inst.Base)
+	if err != nil {
+		return CheckoutResult{}, fmt.Errorf("checking out %s at %.12s: %w", inst.Repo, inst.Base, err)
+	}
+	return CheckoutResult{Dir: dir, Missing: missing}, nil
+}
+
+// lock serialises work on one checkout directory.
+func (c *Checkouts) lock(dir string) func() {
+	c.mu.Lock()
+	if c.locks == nil {
+		c.locks = map[string]*sync.Mutex{}
+	}
+	m := c.locks[dir]
+	if m == nil {
+		m = &sync.Mutex{}
+		c.locks[dir] = m
+	}
+	c.mu.Unlock()
+	m.Lock()
+	return m.Unlock
+}
+
+// build clones into a temporary sibling and renames it into place, so an
+// interrupted build never leaves a half-made checkout under the final name.
+func (c *Checkouts) build(ctx context.Context, gitDir, dir, base string) ([]string, error) {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.RemoveAll(tmp)
+		}
+	}()
+	// git clone accepts the empty directory MkdirTemp made.
+	if _, err := c.git(ctx, "", "clone", "--quiet", "--shared", "--no-checkout", gitDir, tmp); err != nil {
+		return nil, err
+	}
+	// A blob missing from the object store makes checkout complain but
+	// succeed; verify lists such files.
+	if _, err := c.git(ctx, tmp, "checkout", "--quiet", "--detach", base); err != nil {
+		return nil, err
+	}
+	if err := c.deleteRefs(ctx, tmp); err != nil {
+		return nil, err
+	}
+	if _, err := c.git(ctx, tmp, "reflog", "expire", "--expire=now", "--all"); err != nil {
+		return nil, err
+	}
+	missing, err := c.verify(ctx, tmp, base)
+	if err != nil {
+		return nil, fmt.Errorf("new checkout fails verification: %w", err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, err
+	}
+	ok = true
+	return missing, nil
+}
+
+// deleteRefs removes every ref (branches, remote-tracking refs, tags) in
+// one update-ref transaction.
+func (c *Checkouts) deleteRefs(ctx context.Context, dir string) error {
+	refs, err := c.git(ctx, dir, "for-each-ref", "--format=%(refname)")
+	if err != nil {
+		return err
+	}
+	var stdin strings.Builder
+	for _, r := range strings.Fields(refs) {
+		fmt.Fprintf(&stdin, "delete %s\n", r)
+	}
+	if stdin.Len() == 0 {
+		return nil
+	}
+	_, err = c.gitIn(ctx, dir, stdin.String(), "update-ref", "--no-deref", "--stdin")
+	return err
+}
+
+// verify checks that dir is the top of its own work tree, detached at
+// base, clean and without refs. Clean means no change and no untracked
+// file, except that a file whose blob the object store lacks may be
+// absent; verify returns those files, sorted.
+func (c *Checkouts) verify(ctx context.Context, dir, base string) ([]string, error) {
+	top, err := c.git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, err
+	}
+	if !sameDir(strings.TrimSpace(top), dir) {
+		return nil, fmt.Errorf("%s is not a work tree of its own (top is %s)", dir, strings.TrimSpace(top))
+	}
+	head, err := c.git(ctx, dir, "rev-parse", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	if h := strings.TrimSpace(head); h != base {
+		return nil, fmt.Errorf("HEAD is %s, want %s", h, base)
+	}
+	refs, err := c.git(ctx, dir, "for-each-ref", "--format=%(refname)")
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(refs) != "" {
+		return nil, fmt.Errorf("refs remain: %s", strings.Fields(refs)[0])
+	}
+	status, err := c.git(ctx, dir, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=no")
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, entry := range strings.Split(status, "\x00") {
+		if entry == "" {
+			continue
+		}
+		p, deleted := strings.CutPrefix(entry, " D ")
+		if !deleted {
+			return nil, fmt.Errorf("work tree is not clean: %q", entry)
+		}
+		if _, err := c.git(ctx, dir, "cat-file", "-e", "HEAD:"+p); err == nil {
+			return nil, fmt.Errorf("work tree is not clean: %s was deleted", p)
+		} else if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		missing = append(missing, p)
+	}
+	sort.Strings(missing)
+	return missing, nil
+}
+
+func sameDir(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
+
+func (c *Checkouts) git(ctx context.Context, dir string, args ...string) (string, error) {
+	return c.gitIn(ctx, dir, "", args...)
+}
+
+// gitIn runs git in dir with stdin and returns its standard output; the
+// error carries git's standard error.
+func (c *Checkouts) gitIn(ctx context.Context, dir, stdin string, args ...string) (string, error) {
+	bin := c.Git
+	if bin == "" {
+		bin = "git"
+	}
+	sub := args[0]
+	if dir != "" {
+		args = append([]string{"-C", dir}, args...)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("git %s: %s", sub, msg)
+	}
+	return out.String(), nil
+}
