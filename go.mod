@@ -3,6 +3,8 @@ module github.com/ctxexpand/ctxexpand
 go 1.26.0
 
 require (
+	github.com/JohannesKaufmann/dom v0.3.1 // indirect
+	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/dominikbraun/graph v0.23.0 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
@@ -15,5 +17,6 @@ require (
 	github.com/tree-sitter/go-tree-sitter v0.25.0 // indirect
 	github.com/tree-sitter/tree-sitter-go v0.25.0 // indirect
 	github.com/tree-sitter/tree-sitter-rust v0.24.0 // indirect
+	golang.org/x/net v0.61.0
 	golang.org/x/tools v0.52.0 // indirect
 )
