@@ -24,16 +24,16 @@ const (
 	maxFrameSyms  = 5
 )
 
-// Term weights: what a term's origin says about how much it matters.
+// Local names for the exported weights (see edit.go).
 const (
-	weightIdent    = 3.0
-	weightExplicit = 4.0 // an identifier from @Symbol or back-ticks
-	weightIdentPt  = 1.5
-	weightArea     = 2.0
-	weightPath     = 1.5
-	weightWord     = 1.0
-	weightNumber   = 0.5
-	weightSynonym  = 0.5
+	weightIdent    = WeightIdent
+	weightExplicit = WeightExplicit
+	weightIdentPt  = WeightIdentPart
+	weightArea     = WeightArea
+	weightPath     = WeightPath
+	weightWord     = WeightWord
+	weightNumber   = WeightNumber
+	weightSynonym  = WeightSynonym
 )
 
 // Analyze turns a task description into a Plan with heuristics alone: no
