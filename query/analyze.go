@@ -293,8 +293,13 @@ func (b *builder) addError(msg string) {
 }
 
 var (
-	// quoted is a double-quoted string in prose: an error message, usually.
-	quoted = regexp.MustCompile(`["“]([^"“”\n]{3,300})["”]`)
+	// quoted is a quoted string in prose: an error message, usually.
+	// Single quotes count only as a pair around a phrase, so that
+	// apostrophes ("doesn't") do not.
+	quoted       = regexp.MustCompile(`["“]([^"“”\n]{3,300})["”]`)
+	singleQuoted = regexp.MustCompile(`(?:^|[\s(\[:=,])['‘]([^'‘’\n]{3,300})['’](?:$|[\s).,;:!?\]])`)
+	// issueRef is "#1234" or "(#1234)": an issue number, not a term.
+	issueRef = regexp.MustCompile(`^\(?#\d+\)?[.,;:]?$`)
 	// errorLine is an "error: ..." line from a compiler or a log.
 	errorLine = regexp.MustCompile(`(?mi)(?:^|\s)(?:error(?:\[E\d+\])?|fatal error|fatal|err): ([^\n]{3,})$`)
 )
@@ -306,8 +311,10 @@ func (b *builder) addErrorsFrom(prose string) {
 		msg string
 	}
 	var hits []hit
-	for _, m := range quoted.FindAllStringSubmatchIndex(prose, -1) {
-		hits = append(hits, hit{m[2], prose[m[2]:m[3]]})
+	for _, re := range []*regexp.Regexp{quoted, singleQuoted} {
+		for _, m := range re.FindAllStringSubmatchIndex(prose, -1) {
+			hits = append(hits, hit{m[2], prose[m[2]:m[3]]})
+		}
 	}
 	for _, m := range errorLine.FindAllStringSubmatchIndex(prose, -1) {
 		hits = append(hits, hit{m[2], prose[m[2]:m[3]]})
@@ -353,6 +360,9 @@ func (b *builder) scanProse(prose string) {
 }
 
 func (b *builder) addChunk(tok string) {
+	if issueRef.MatchString(tok) {
+		return
+	}
 	ch := classifyChunk(tok)
 	switch ch.kind {
 	case chunkSymbol:
@@ -360,6 +370,11 @@ func (b *builder) addChunk(tok string) {
 	case chunkPath:
 		b.addPath(ch.raw, true)
 	case chunkURL:
+	case chunkModule:
+		// "golang.org/x/net": the packages it names, not the host.
+		for _, seg := range ch.parts[1:] {
+			b.addWords(seg)
+		}
 	default:
 		b.addWords(tok)
 	}
