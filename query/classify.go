@@ -18,7 +18,7 @@ type areaPrefix struct {
 var (
 	bracketArea = regexp.MustCompile(`^\s*\[([a-z0-9][a-z0-9_.\-/]*)\][ \t]+\S`)
 	convCommit  = regexp.MustCompile(`(?i)^\s*(feat|feature|fix|bugfix|hotfix|refactor|perf|test|tests|docs|doc|chore|build|ci|style|revert)(?:\(([^)\n]{1,80})\))?!?:[ \t]+`)
-	goArea     = regexp.MustCompile(`^\s*([a-z0-9][a-z0-9_.\-/]*(?:[ \t]*,[ \t]*[a-z0-9][a-z0-9_.\-/]*)*):[ \t]+\S`)
+	goArea      = regexp.MustCompile(`^\s*([a-z0-9][a-z0-9_.\-/]*(?:[ \t]*,[ \t]*[a-z0-9][a-z0-9_.\-/]*)*):[ \t]+\S`)
 )
 
 // notAreas are lower-case words that end in a colon at the start of a query
