@@ -248,4 +248,3 @@ func (b *builder) addErrorsFrom(prose string) {
 		b.addError(h.msg)
 	}
 }
-
