@@ -410,3 +410,18 @@ func TestCacheAndLimits(t *testing.T) {
 		t.Error("a disabled fetcher reached the server")
 	}
 }
+
+// TestLocalhostWithSystemResolver uses the real resolver, which answers
+// "localhost" from the hosts file: still refused, still no request.
+func TestLocalhostWithSystemResolver(t *testing.T) {
+	srv := newCounted(t, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "secret") })
+	f := New(Options{NoCache: true, Timeout: 2 * time.Second})
+	_, err := f.Fetch(t.Context(), "http://localhost:"+srv.port()+"/")
+	if err == nil {
+		t.Fatal("localhost was fetched")
+	}
+	if srv.hits.Load() != 0 {
+		t.Errorf("the server was reached %d times", srv.hits.Load())
+	}
+	t.Logf("refused: %v", err)
+}
