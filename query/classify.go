@@ -16,8 +16,9 @@ type areaPrefix struct {
 }
 
 var (
-	convCommit = regexp.MustCompile(`(?i)^\s*(feat|feature|fix|bugfix|hotfix|refactor|perf|test|tests|docs|doc|chore|build|ci|style|revert)(?:\(([^)\n]{1,80})\))?!?:[ \t]+`)
-	goArea     = regexp.MustCompile(`^\s*([a-z0-9][a-z0-9_.\-/]*(?:[ \t]*,[ \t]*[a-z0-9][a-z0-9_.\-/]*)*):[ \t]+\S`)
+	bracketArea = regexp.MustCompile(`^\s*\[([a-z0-9][a-z0-9_.\-/]*)\][ \t]+\S`)
+	convCommit  = regexp.MustCompile(`(?i)^\s*(feat|feature|fix|bugfix|hotfix|refactor|perf|test|tests|docs|doc|chore|build|ci|style|revert)(?:\(([^)\n]{1,80})\))?!?:[ \t]+`)
+	goArea      = regexp.MustCompile(`^\s*([a-z0-9][a-z0-9_.\-/]*(?:[ \t]*,[ \t]*[a-z0-9][a-z0-9_.\-/]*)*):[ \t]+\S`)
 )
 
 // notAreas are lower-case words that end in a colon at the start of a query
@@ -29,8 +30,8 @@ description details background motivation solution answer reason why how what
 http https file`)
 
 // parseAreaPrefix reads the area prefix of the first line: "xdsclient: …",
-// "tsdb/wlog: …", "net/http, net/url: …", "nu-command: …", or a
-// conventional commit head "fix(auth): …".
+// "tsdb/wlog: …", "net/http, net/url: …", "nu-command: …", "[nu-cli] …",
+// or a conventional commit head "fix(auth): …".
 func parseAreaPrefix(text string) areaPrefix {
 	if m := convCommit.FindStringSubmatchIndex(text); m != nil {
 		a := areaPrefix{conv: strings.ToLower(text[m[2]:m[3]]), end: m[1]}
@@ -42,6 +43,9 @@ func parseAreaPrefix(text string) areaPrefix {
 			}
 		}
 		return a
+	}
+	if m := bracketArea.FindStringSubmatchIndex(text); m != nil && validArea(text[m[2]:m[3]]) {
+		return areaPrefix{areas: []string{text[m[2]:m[3]]}, end: m[3] + 1} // "[nu-cli] fix …"
 	}
 	m := goArea.FindStringSubmatchIndex(text)
 	if m == nil {
@@ -96,7 +100,7 @@ var conventionalActions = map[string]Action{
 }
 
 var (
-	failureRe    = regexp.MustCompile(`(?i)\b(?:fail(?:s|ed|ing|ure)?|errors?|crash(?:es|ed|ing)?|panic(?:s|ked)?|broken|wrong|race|racy|deadlocks?|leaks?|hangs?|stuck|flaky|regression|segfault|nil pointer|null pointer|overflow|corrupt(?:s|ed|ion)?|incorrect|unexpected(?:ly)?|doesn't work|not working|[45]\d\d)\b`)
+	failureRe    = regexp.MustCompile(`(?i)\b(?:fail(?:s|ed|ing|ure)?|errors?|crash(?:es|ed|ing)?|panic(?:s|ked)?|broken|wrong|race|racy|deadlocks?|leaks?|hangs?|stuck|flaky|regression|segfault|nil (?:pointer|dereference|map|deref)|null pointer|dereferenc(?:e|es|ing)|overflow|underflow|off-by-one|data loss|memory leak|corrupt(?:s|ed|ion)?|incorrect|unexpected(?:ly)?|doesn't work|not working|[45]\d\d)\b`)
 	crossRe      = regexp.MustCompile(`(?i)\b(?:all|every|everywhere|across|throughout|entire|whole|codebase|project-wide|globally)\b`)
 	packageRe    = regexp.MustCompile(`(?i)\b(?:package|module|crate|pkg|subsystem|layer|component)\b`)
 	entryRe      = regexp.MustCompile(`(?i)\bentry ?points?\b|\bmain(?:\(\)| function\b| func\b| package\b)|\b(?:fn|func) main\b|\bstart(?:s|ed|ing|up)?\b|\bboot(?:strap|straps|s)?\b|\binitiali[sz](?:e|es|ed|ation)\b|\blifecycle\b|\b(?:control |request |data )?flows?\b|\bwalk (?:me )?through\b|\bend.to.end\b|\bhow (?:does|do|is|are) .{1,60}\b(?:work|run|begin|happen)s?\b`)

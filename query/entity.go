@@ -18,6 +18,7 @@ const (
 	chunkSymbol                  // a code-style name: UserService.find_by_email
 	chunkPath                    // a file or directory path
 	chunkURL                     // a URL: neither words nor code
+	chunkModule                  // a module path: golang.org/x/net
 )
 
 // chunk is a classified piece of prose.
@@ -42,7 +43,7 @@ devops github's fastapi nodejs grpc http2 ipv4 ipv6 openapi openssl openssh
 `)
 
 // tlds end dotted words that are host names, not symbols ("example.com").
-var tlds = setOf(`com org net io dev edu gov co uk de fr rs app ai me info biz`)
+var tlds = setOf(`com org net io dev edu gov co uk de fr rs app ai me info biz in`)
 
 var (
 	// lineSuffix is ":42" or ":42:7" after a path.
@@ -70,6 +71,9 @@ func classifyChunk(tok string) chunk {
 		return chunk{kind: chunkSymbol, raw: tok, parts: parts}
 	}
 	tok = strings.Trim(tok, "([{<\"'")
+	if parts := modulePath(tok); parts != nil {
+		return chunk{kind: chunkModule, raw: tok, parts: parts}
+	}
 	if p, ok := pathLike(tok); ok {
 		return chunk{kind: chunkPath, raw: p, parts: pathParts(p)}
 	}
@@ -157,6 +161,31 @@ func pathLike(tok string) (string, bool) {
 	}
 	return "", false
 }
+
+// modulePath splits a Go module or import path whose first element is a
+// host name ("github.com/x/y", "golang.org/x/net", "k8s.io/api"); it
+// returns nil for anything else.
+func modulePath(tok string) []string {
+	host, rest, ok := strings.Cut(tok, "/")
+	if !ok || rest == "" {
+		return nil
+	}
+	i := strings.LastIndexByte(host, '.')
+	if i <= 0 || !tlds[strings.ToLower(host[i+1:])] && !moduleHosts[strings.ToLower(host)] {
+		return nil
+	}
+	parts := []string{host}
+	for _, s := range strings.Split(rest, "/") {
+		if s == "" || !validPathSegment(s) {
+			return nil
+		}
+		parts = append(parts, s)
+	}
+	return parts
+}
+
+// moduleHosts are module hosts whose top-level domain tlds does not list.
+var moduleHosts = setOf(`gopkg.in k8s.io sigs.k8s.io go.uber.org go.etcd.io go.opentelemetry.io cloud.google.com google.golang.org`)
 
 // validPathSegment accepts the characters that real file and directory
 // names use.

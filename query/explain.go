@@ -104,6 +104,7 @@ func (p *Plan) Explain() string {
 	}
 	list("entities", ents)
 	list("paths", p.Paths)
+	list("globs", p.Globs)
 
 	var errs []string
 	for _, e := range p.Errors {

@@ -109,6 +109,7 @@ type Plan struct {
 	Keywords   []string // the distinct term texts, for display
 	Entities   []Entity //
 	Paths      []string // file or directory paths mentioned (not @references)
+	Globs      []string // file patterns ("internal/auth/*.go") suggested by a model planner
 	Areas      []string // area prefixes: "xdsclient", "tsdb/wlog"
 	Errors     []string // quoted error strings and panic messages
 	Frames     []Frame  // stack frames from pasted traces, innermost first

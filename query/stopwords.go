@@ -51,6 +51,8 @@ instead currently still again always never sometimes even really
 code function functions method methods new thing things stuff way ways
 return returns returned returning call calls called calling
 sure maybe something anything everything nothing someone
+across everywhere throughout codebase project repo repository-wide
+doesn isn aren wasn weren don didn won wouldn shouldn couldn
 e.g eg i.e ie etc vs
 `)
 

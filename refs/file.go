@@ -1,0 +1,212 @@
+package refs
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/query"
+)
+
+// listing is the repository's file list, sorted, with a lower-case view
+// for forgiving matches.
+type listing struct {
+	sorted []string
+	lower  []string
+}
+
+func newListing(files []string) *listing {
+	s := append([]string(nil), files...)
+	sort.Strings(s)
+	l := &listing{sorted: s, lower: make([]string, len(s))}
+	for i, f := range s {
+		l.lower[i] = strings.ToLower(f)
+	}
+	return l
+}
+
+// resolveFile finds the file a reference names and checks that it can be
+// read: exact path, then the forgiving matches of the listing.
+func resolveFile(root string, ix *listing, ref query.Ref, opt Options, r *Resolved) {
+	want := strings.TrimPrefix(filepath.ToSlash(ref.Value), "./")
+	if strings.HasPrefix(want, "~") {
+		r.fail(fmt.Errorf("%s: home-directory paths are outside the repository: %w", ref.Value, analyze.ErrOutsideRoot))
+		return
+	}
+	clean, err := analyze.ResolvePath(root, want)
+	if err != nil {
+		// Leaving the root is refused outright: no guessing at a file
+		// inside that happens to share the name.
+		r.fail(err)
+		return
+	}
+	full := filepath.Join(root, filepath.FromSlash(clean))
+	if st, err := os.Stat(full); err == nil {
+		if st.IsDir() {
+			resolveDir(ix, clean, opt, r)
+			return
+		}
+		loadFile(root, clean, ref, opt, r)
+		return
+	}
+	cands := ix.candidates(clean)
+	switch len(cands) {
+	case 1:
+		loadFile(root, cands[0], ref, opt, r)
+	case 0:
+		r.fail(fmt.Errorf("%s: %w", ref.Value, ErrNotFound))
+		r.Suggestions = ix.closest(clean, opt.MaxSuggestions)
+	default:
+		r.fail(fmt.Errorf("%s: %w (%d); name more of the path", ref.Value, ErrAmbiguous, len(cands)))
+		r.Suggestions = cands[:min(len(cands), opt.MaxSuggestions)]
+	}
+}
+
+// candidates returns the listed files that a missing path may mean: the
+// same path in another case, or files whose path ends with it (a unique
+// basename when it has no slash). The first kind that finds any wins.
+func (l *listing) candidates(p string) []string {
+	lp := strings.ToLower(p)
+	var out []string
+	for i, f := range l.lower {
+		if f == lp {
+			out = append(out, l.sorted[i])
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	suffix := "/" + p
+	for _, f := range l.sorted {
+		if strings.HasSuffix(f, suffix) {
+			out = append(out, f)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	lsuffix := "/" + lp
+	for i, f := range l.lower {
+		if strings.HasSuffix(f, lsuffix) {
+			out = append(out, l.sorted[i])
+		}
+	}
+	return out
+}
+
+// closest returns up to n listed paths closest to p by edit distance, of
+// the whole path and of the base name, nearest first.
+func (l *listing) closest(p string, n int) []string {
+	lp := strings.ToLower(p)
+	lbase := path.Base(lp)
+	limit := max(2, len(lbase)/3)
+	type cand struct {
+		path string
+		d    int
+	}
+	var cs []cand
+	for i, f := range l.lower {
+		d := editDistance(lbase, path.Base(f), limit)
+		if strings.Contains(lp, "/") {
+			d = min(d, editDistance(lp, f, limit))
+		}
+		if d <= limit {
+			cs = append(cs, cand{l.sorted[i], d})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].path < cs[j].path
+	})
+	var out []string
+	for _, c := range cs[:min(len(cs), n)] {
+		out = append(out, c.path)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance of a and b, or limit+1 once it
+// is sure to exceed limit.
+func editDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// loadFile reads the file with the repository's safety limits, counts its
+// lines and clamps the requested range.
+func loadFile(root, rel string, ref query.Ref, opt Options, r *Resolved) {
+	data, err := analyze.ReadSource(root, rel, opt.MaxFileSize)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	lines := bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		lines++
+	}
+	r.Path, r.Lines = rel, lines
+	if ref.StartLine > 0 {
+		if ref.StartLine > lines {
+			r.fail(fmt.Errorf("%s#L%d: %w: the file has %d lines", rel, ref.StartLine, ErrLineRange, lines))
+			return
+		}
+		r.Range = LineRange{Start: ref.StartLine, End: min(max(ref.EndLine, ref.StartLine), lines)}
+	}
+	r.Status = StatusOK
+}
+
+// resolveDir lists the source files under a directory reference.
+func resolveDir(ix *listing, dir string, opt Options, r *Resolved) {
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	if dir == "." || dir == "" {
+		prefix = ""
+	}
+	files := []string{}
+	for _, f := range ix.sorted {
+		if strings.HasPrefix(f, prefix) {
+			files = append(files, f)
+		}
+	}
+	r.Path = strings.TrimSuffix(dir, "/")
+	if len(files) == 0 {
+		r.fail(fmt.Errorf("%s: %w", dir, ErrNotSource))
+		return
+	}
+	if len(files) > opt.MaxDirFiles {
+		files = files[:opt.MaxDirFiles]
+		r.Truncated = true
+	}
+	r.Files = files
+	r.Status = StatusOK
+}
