@@ -47,7 +47,10 @@ type CheckoutResult struct {
 // Prepare returns a verified checkout of inst.Base, building or rebuilding
 // it when the cache has none or the cached one is not at the right commit,
 // not clean or still holds refs. Concurrent calls for the same checkout
-// wait for each other; different checkouts proceed in parallel.
+// wait for each other; different checkouts proceed in parallel. Processes
+// may share a work directory: a checkout appears under its final name only
+// once complete. Rankers must not modify checkouts: a spoiled one is
+// deleted and rebuilt by the next Prepare, whoever else is reading it.
 func (c *Checkouts) Prepare(ctx context.Context, inst Instance) (CheckoutResult, error) {
 	if c.ReposDir == "" || c.WorkDir == "" {
 		return CheckoutResult{}, errors.New("checkouts need a repositories directory and a work directory")
@@ -135,6 +138,11 @@ func (c *Checkouts) build(ctx context.Context, gitDir, dir, base string) ([]stri
 		return nil, fmt.Errorf("new checkout fails verification: %w", err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
+		// Another process sharing the work directory may have built the
+		// same checkout meanwhile; use it if it verifies.
+		if m, verr := c.verify(ctx, dir, base); verr == nil {
+			return m, nil
+		}
 		return nil, err
 	}
 	ok = true

@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"strings"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
 )
 
 // Instance is one benchmark case: a fix commit, its parent, the commit
@@ -237,13 +238,9 @@ func isCommitID(s string) bool {
 }
 
 // cleanRel reports whether p is a clean, relative, slash-separated path
-// inside its root.
+// naming something inside its root (not the root itself).
 func cleanRel(p string) bool {
-	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") || strings.ContainsRune(p, 0) {
-		return false
-	}
-	c := path.Clean(p)
-	return c == p && c != "." && c != ".." && !strings.HasPrefix(c, "../")
+	return analyze.CleanRel(p) && p != "." && !strings.ContainsRune(p, 0)
 }
 
 // RepoDirName is the directory name of a repository in REPOS_DIR and in the

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -341,5 +342,36 @@ func TestRunCancelled(t *testing.T) {
 	}
 	if rep == nil || len(rep.Instances) != 4 || rep.CheckoutErrors() != 4 {
 		t.Errorf("cancelled run should report every instance as not run; got %+v", rep)
+	}
+}
+
+// slowRanker waits for its context.
+type slowRanker struct{}
+
+func (slowRanker) Name() string { return "slow" }
+
+func (slowRanker) Rank(ctx context.Context, _ string, _ Instance, _ []int) (Ranking, error) {
+	<-ctx.Done()
+	return Ranking{}, ctx.Err()
+}
+
+func TestRunTimeout(t *testing.T) {
+	fx := buildFixtures(t)
+	rep, err := Run(context.Background(), Options{
+		Instances: fx.instances()[:1], ReposDir: fx.reposDir, WorkDir: t.TempDir(),
+		Timeout: 20 * time.Millisecond,
+	}, []Ranker{slowRanker{}, NewBM25()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Instances[0].Results
+	if !strings.Contains(res[0].Error, "deadline exceeded") {
+		t.Errorf("slow ranker error = %q, want a deadline", res[0].Error)
+	}
+	if res[1].Error != "" || res[1].Scores.RR != 1 {
+		t.Errorf("bm25 after a timed-out ranker: %+v, want it unaffected", res[1])
+	}
+	if s, _ := rep.Summary("slow", "all"); s.Errors != 1 || s.N != 1 {
+		t.Errorf("slow summary = %+v, want one error in one instance", s)
 	}
 }

@@ -28,7 +28,7 @@ type Scores struct {
 	GoldRanks []int `json:"gold_ranks"`
 }
 
-// ScoreInstance scores ranked (the ranker's paths after [scoredList]) and
+// ScoreInstance scores ranked (scored source files only, best first) and
 // the bundles against the gold files for the given budgets.
 func ScoreInstance(gold, ranked []string, bundles map[int][]string, budgets []int) Scores {
 	s := Scores{

@@ -7,7 +7,8 @@ import (
 	"runtime/debug"
 )
 
-// Ranker is a localization method under evaluation.
+// Ranker is a localization method under evaluation. With more than one
+// job, Rank is called concurrently on different instances.
 type Ranker interface {
 	// Name labels the ranker in reports; it must be unique within a run.
 	Name() string
