@@ -15,6 +15,10 @@ import (
 type WalkOptions struct {
 	// Langs restricts the listing; empty means Go and Rust.
 	Langs []Lang
+	// AllFiles lists every regular file, whatever its extension (for
+	// explicit references to documentation, configuration and the like);
+	// Langs is then ignored.
+	AllFiles bool
 	// MaxFileSize skips larger files with a ProblemSkipped; 0 means MaxFileSize.
 	MaxFileSize int64
 	// MaxFiles stops the walk with a ProblemLimit after this many files; 0 means no limit.
@@ -92,7 +96,7 @@ func ListFiles(ctx context.Context, root string, opt WalkOptions) ([]string, []P
 			}
 			return nil
 		}
-		if !want[filepath.Ext(name)] {
+		if !opt.AllFiles && !want[filepath.Ext(name)] {
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {

@@ -31,6 +31,9 @@ type expandOptions struct {
 	Output    string
 	NoNetwork bool
 	Quiet     bool
+	Planner   string
+	Ollama    string
+	Model     string
 }
 
 func newExpandOptions() *expandOptions {
@@ -53,6 +56,9 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.StringVarP(&o.Output, "output", "o", "", "write the bundle to this file instead of stdout")
 	f.BoolVar(&o.NoNetwork, "no-network", false, "never fetch @url references")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no notes or progress on stderr")
+	f.StringVar(&o.Planner, "planner", "heuristic", "query planner: heuristic, or ollama (a local model; falls back to heuristic)")
+	f.StringVar(&o.Ollama, "ollama-host", "", "Ollama server for --planner ollama (default $OLLAMA_HOST or http://localhost:11434)")
+	f.StringVar(&o.Model, "ollama-model", "", "model for --planner ollama (default $OLLAMA_MODEL)")
 }
 
 func (o *expandOptions) validate() error {
@@ -72,6 +78,11 @@ func (o *expandOptions) validate() error {
 	case "markdown", "md", "xml", "json", "plain", "text":
 	default:
 		return usagef("--format must be markdown, xml, json or plain, got %q", o.Format)
+	}
+	switch o.Planner {
+	case "heuristic", "ollama":
+	default:
+		return usagef("--planner must be heuristic or ollama, got %q", o.Planner)
 	}
 	if strings.TrimSpace(o.Query) == "" {
 		return usageError{errNoQuery}
@@ -117,16 +128,19 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		defer cancel()
 	}
 	out, err := pipeline.Run(ctx, pipeline.Request{
-		Root:      root,
-		Query:     o.Query,
-		Budget:    o.Budget,
-		MaxFiles:  o.MaxFiles,
-		Depth:     o.Depth,
-		Strategy:  o.Strategy,
-		Format:    o.Format,
-		Tokenizer: o.Tokenizer,
-		NoTests:   o.NoTests,
-		NoNetwork: o.NoNetwork,
+		Root:        root,
+		Query:       o.Query,
+		Budget:      o.Budget,
+		MaxFiles:    o.MaxFiles,
+		Depth:       o.Depth,
+		Strategy:    o.Strategy,
+		Format:      o.Format,
+		Tokenizer:   o.Tokenizer,
+		NoTests:     o.NoTests,
+		NoNetwork:   o.NoNetwork,
+		Planner:     o.Planner,
+		OllamaHost:  o.Ollama,
+		OllamaModel: o.Model,
 	})
 	if err != nil {
 		return err

@@ -25,6 +25,9 @@ func (o *Output) FilesOnly() []byte {
 // skipped or degraded (grouped, with counts), unresolved names with
 // suggestions, and whether the result is partial.
 func (o *Output) WriteNotes(w io.Writer) {
+	if o.RefSummary != "" {
+		fmt.Fprintln(w, strings.TrimRight(o.RefSummary, "\n"))
+	}
 	for _, n := range o.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}

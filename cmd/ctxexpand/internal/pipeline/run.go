@@ -8,6 +8,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/query"
+	"github.com/ctxexpand/ctxexpand/query/ollama"
 )
 
 // Request is one query against a repository.
@@ -22,6 +23,12 @@ type Request struct {
 	Tokenizer string
 	NoTests   bool
 	NoNetwork bool
+	// Planner is "heuristic" (the default) or "ollama", which asks a local
+	// model (OllamaHost, OllamaModel; empty means $OLLAMA_HOST and
+	// $OLLAMA_MODEL) and falls back to the heuristic plan with a warning.
+	Planner     string
+	OllamaHost  string
+	OllamaModel string
 }
 
 // Session is a loaded repository that answers queries.
@@ -59,6 +66,11 @@ type Output struct {
 	Bundle  []byte
 	Partial bool
 	Notes   []string
+	// Extras are the explicit non-file contents (@url, @grep, failed
+	// references) that lead the bundle.
+	Extras []Extra
+	// RefSummary says which @references loaded and which failed.
+	RefSummary string
 }
 
 // Run loads the repository and answers one query.
@@ -72,8 +84,12 @@ func Run(ctx context.Context, req Request) (*Output, error) {
 
 // Query answers one query against the loaded repository.
 func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
-	plan := query.Analyze(req.Query)
-	res, err := s.Engine.Expand(ctx, plan, nil, expand.Options{
+	plan, err := s.plan(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	rr := s.resolveRefs(ctx, plan, req)
+	res, err := s.Engine.Expand(ctx, plan, rr.explicit, expand.Options{
 		Strategy: req.Strategy,
 		Depth:    req.Depth,
 		MaxFiles: req.MaxFiles,
@@ -82,7 +98,20 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil}
+	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil, Extras: rr.extras, RefSummary: rr.summary}
+	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
 	return out, nil
+}
+
+// plan analyses the query with the requested planner.
+func (s *Session) plan(ctx context.Context, req Request) (*query.Plan, error) {
+	switch req.Planner {
+	case "", "heuristic":
+		return query.Analyze(req.Query), nil
+	case "ollama":
+		p := ollama.New(ollama.Options{Host: req.OllamaHost, Model: req.OllamaModel})
+		return p.Plan(ctx, req.Query)
+	}
+	return nil, fmt.Errorf("unknown planner %q: use heuristic or ollama", req.Planner)
 }
