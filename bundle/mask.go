@@ -282,7 +282,9 @@ func scanItems(m string, from, to int) []item {
 	return out
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
 
 // modifiers are words that may precede an item's keyword.
 var modifiers = map[string]bool{
