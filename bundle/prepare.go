@@ -218,11 +218,7 @@ func (b *builder) prepareFile(ctx context.Context, it *bitem) {
 
 func (b *builder) prepareExtra(it *bitem) {
 	x := &b.req.Extras[it.idx]
-	tag := x.Lang
-	if tag == "" {
-		tag = "text"
-	}
-	it.base = section{extra: true, kind: x.Kind, title: x.Title, lang: oneLine(tag, 20)}
+	it.base = section{extra: true, kind: x.Kind, title: x.Title, lang: fenceTag(x.Lang)}
 	it.opts = []bopt{{rung: RungOmitted}}
 	src := newSrc([]byte(x.Content), langFromTag(x.Lang))
 	it.src = src
@@ -282,4 +278,18 @@ func summaryText(names []string) string {
 		return fmt.Sprintf("Symbols: %s (+%d more)", strings.Join(uniq[:maxSummaryNames], ", "), len(uniq)-maxSummaryNames)
 	}
 	return "Symbols: " + strings.Join(uniq, ", ")
+}
+
+// fenceTag makes a language tag safe for a fence's info string (no
+// backticks, no spaces): letters, digits and "+-._#" only, else "text".
+func fenceTag(tag string) string {
+	if tag == "" || len(tag) > 20 {
+		return "text"
+	}
+	for _, c := range []byte(tag) {
+		if !isAlnum(c) && !strings.ContainsRune("+-._#", rune(c)) {
+			return "text"
+		}
+	}
+	return tag
 }

@@ -183,15 +183,21 @@ func (s *srcFile) importRanges() []lineRange {
 
 func (s *srcFile) goImportRanges() []lineRange {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", s.text, parser.ImportsOnly|parser.SkipObjectResolution)
-	if f == nil || f.Name == nil {
-		_ = err
+	// A file with syntax errors still yields what parsed before them.
+	f, _ := parser.ParseFile(fset, "", s.text, parser.ImportsOnly|parser.SkipObjectResolution)
+	if f == nil || !f.Package.IsValid() || f.Name == nil || !f.Name.End().IsValid() {
 		return nil
 	}
 	line := func(p token.Pos) int { return fset.Position(p).Line }
-	out := []lineRange{{line(f.Package), line(f.Name.End())}}
+	var out []lineRange
+	add := func(from, to token.Pos) {
+		if r, ok := s.clamp(lineRange{line(from), line(to)}); ok && from.IsValid() && to.IsValid() {
+			out = append(out, r)
+		}
+	}
+	add(f.Package, f.Name.End())
 	for _, d := range f.Decls {
-		out = append(out, lineRange{line(d.Pos()), line(d.End())})
+		add(d.Pos(), d.End())
 	}
 	return mergeRanges(out, 0)
 }
