@@ -175,7 +175,9 @@ func rustCharEnd(text string, i int) (int, bool) {
 		return 0, false
 	}
 	if text[i+1] == '\\' {
-		for j := i + 2; j < len(text) && j < i+16; j++ {
+		// Skip the escaped character, then find the closing quote
+		// ('\'', '\n', '\u{1F600}').
+		for j := i + 3; j < len(text) && j < i+16; j++ {
 			if text[j] == '\'' {
 				return j + 1, true
 			}
@@ -221,8 +223,10 @@ type item struct {
 // scanItems splits masked[from:to] into top-level items: each runs from
 // its first non-blank byte to a ";" at nesting depth 0 or to the brace that
 // closes its body (and a ";" right after it). Attributes (#[...]) belong to
-// the item they precede.
-func scanItems(m string, from, to int) []item {
+// the item they precede. With goSemis, a line break at depth 0 also ends an
+// item where Go would insert a semicolon (after a name, a literal or a
+// closing bracket).
+func scanItems(m string, from, to int, goSemis bool) []item {
 	var out []item
 	i := from
 	for i < to {
@@ -235,9 +239,20 @@ func scanItems(m string, from, to int) []item {
 		it := item{start: i, body: -1}
 		paren := 0
 		j := i
+		var last byte // last non-blank byte on the current line
 	scan:
 		for ; j < to; j++ {
-			switch m[j] {
+			c := m[j]
+			if c == '\n' {
+				if goSemis && paren == 0 && endsStatement(last) {
+					j++
+					break scan
+				}
+				last = 0
+			} else if c != ' ' && c != '\t' && c != '\r' {
+				last = c
+			}
+			switch c {
 			case '(', '[':
 				paren++
 			case ')', ']':
@@ -280,6 +295,12 @@ func scanItems(m string, from, to int) []item {
 		i = it.end
 	}
 	return out
+}
+
+// endsStatement reports whether a Go line ending in c gets a semicolon.
+func endsStatement(c byte) bool {
+	return c == '_' || isAlnum(c) || c >= utf8.RuneSelf || c == '"' || c == '`' || c == '\'' ||
+		c == ')' || c == ']' || c == '}'
 }
 
 func isSpace(c byte) bool {

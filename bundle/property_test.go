@@ -35,7 +35,7 @@ var hostile = "package hostile\r\n\r\n" +
 	"// Bad bytes: \xff\xfe and \xc0 and a control \x01 char and \x0c form feed.\n" +
 	"var Bad = \"\u2028\u2029\ufeff\"\n\n" +
 	"var Long = \"" + strings.Repeat("ab", 3000) + "\"\n\n" +
-	"func F() {\n\t_ = `\n```\n`\n}\n"
+	"func F() {\n\t_ = \"\\n```\\n\"\n}\n"
 
 // propRepo writes a repository of copies of the fixtures and a hostile
 // file under t.TempDir and returns its root and candidate files.

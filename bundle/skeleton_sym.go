@@ -47,15 +47,15 @@ func symbolSkeleton(s *srcFile, syms []Symbol) (string, []string) {
 			start := s.offs[s.extendUp(sym.Start)-1]
 			end := s.lineEndOff(sym.End)
 			names = append(names, qualName(sym, s.lang))
-			kind, body := symItem(m, start, end, sym)
+			kind, body := symItem(m, start, end, sym, s.lang == analyze.LangGo)
 			pieces = append(pieces, piece{start: start, end: end, kind: kind, body: body})
 		}
 	} else {
-		for _, it := range scanItems(m, 0, len(m)) {
+		for _, it := range scanItems(m, 0, len(m), s.lang == analyze.LangGo) {
 			if it.kind == "use" || it.kind == "package" || it.kind == "import" {
 				continue
 			}
-			start := s.offs[s.lineOf(it.start)-1]
+			start := s.offs[s.extendUpDocs(s.lineOf(it.start))-1]
 			pieces = append(pieces, piece{start: start, end: it.end, kind: it.kind, body: it.body})
 			if n := itemName(m[it.start:max(it.start, hdrEnd(it))]); n != "" {
 				names = append(names, n)
@@ -151,8 +151,8 @@ func qualName(sym Symbol, lang analyze.Lang) string {
 
 // symItem classifies a symbol's text: its kind (from the symbol, or the
 // header keyword when the symbol's kind is unknown) and its body brace.
-func symItem(m string, start, end int, sym Symbol) (string, int) {
-	its := scanItems(m, start, end)
+func symItem(m string, start, end int, sym Symbol, goSemis bool) (string, int) {
+	its := scanItems(m, start, end, goSemis)
 	body := -1
 	kind := sym.Kind
 	if len(its) > 0 {
@@ -171,8 +171,13 @@ func symItem(m string, start, end int, sym Symbol) (string, int) {
 	return kind, body
 }
 
-// itemSkeleton renders one item [start, end) by kind.
+// itemSkeleton renders one item [start, end) by kind, without trailing
+// blank space.
 func (s *srcFile) itemSkeleton(start, end int, kind string, body int, placeholder string) string {
+	return strings.TrimRight(s.itemText(start, end, kind, body, placeholder), " \t\r\n")
+}
+
+func (s *srcFile) itemText(start, end int, kind string, body int, placeholder string) string {
 	text := s.text[start:end]
 	switch kind {
 	case "import", "use", "extern", "struct", "enum", "union", "trait", "interface", "type", "type_alias", "assoc_type":
@@ -201,7 +206,7 @@ func (s *srcFile) implSkeleton(start, end, body int, placeholder string) string 
 	var b strings.Builder
 	b.WriteString(s.text[start : body+1])
 	b.WriteByte('\n')
-	for _, it := range scanItems(m, body+1, closeAt) {
+	for _, it := range scanItems(m, body+1, closeAt, false) {
 		// Take the member from the start of its first line, with the doc
 		// comments and attributes on the lines before it.
 		from := s.offs[s.extendUpDocs(s.lineOf(it.start))-1]

@@ -199,14 +199,14 @@ func (s *srcFile) goImportRanges() []lineRange {
 	for _, d := range f.Decls {
 		add(d.Pos(), d.End())
 	}
-	return mergeRanges(out, 0)
+	return mergeRanges(out, 1)
 }
 
 // rustImportRanges finds top-level use, extern crate and "mod name;" items.
 func (s *srcFile) rustImportRanges() []lineRange {
 	m := s.maskedText()
 	var out []lineRange
-	for _, it := range scanItems(m, 0, len(m)) {
+	for _, it := range scanItems(m, 0, len(m), false) {
 		switch it.kind {
 		case "use":
 		case "mod", "extern": // "mod name;" and "extern crate name;", not blocks
