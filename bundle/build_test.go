@@ -9,8 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var _ = cmp.Diff
-
 func TestParseFormat(t *testing.T) {
 	tests := []struct {
 		in      string

@@ -43,9 +43,13 @@ const fixtureRoot = "testdata/repo"
 // goSymbols derives a Go fixture's symbols from its syntax tree, the way a
 // loader would report them (Start includes the doc comment).
 func goSymbols(t testing.TB, rel string) []Symbol {
+	return goSymbolsAt(t, fixtureRoot, rel)
+}
+
+func goSymbolsAt(t testing.TB, root, rel string) []Symbol {
 	t.Helper()
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, filepath.Join(fixtureRoot, rel), nil, parser.ParseComments)
+	f, err := parser.ParseFile(fset, filepath.Join(root, rel), nil, parser.ParseComments)
 	if err != nil {
 		t.Fatal(err)
 	}
