@@ -1,0 +1,170 @@
+package bundle
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseFormat(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Format
+		wantErr bool
+	}{
+		{"markdown", Markdown, false}, {"MD", Markdown, false}, {"", Markdown, false},
+		{"xml", XML, false}, {"json", JSON, false}, {"plain", Plain, false}, {"text", Plain, false},
+		{"yaml", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := ParseFormat(tt.in)
+		if (err != nil) != tt.wantErr || got != tt.want {
+			t.Errorf("ParseFormat(%q) = %v, %v", tt.in, got, err)
+		}
+		if err != nil && (!errors.Is(err, ErrUnknownFormat) || !strings.Contains(err.Error(), "markdown, xml, json or plain")) {
+			t.Errorf("ParseFormat(%q) error %q does not say what to use", tt.in, err)
+		}
+	}
+	if _, err := ParseTruncation("middle"); !errors.Is(err, ErrUnknownTruncation) {
+		t.Errorf("ParseTruncation(middle) = %v", err)
+	}
+	if m, err := ParseTruncation("bookend"); err != nil || m != Bookend {
+		t.Errorf("ParseTruncation(bookend) = %v, %v", m, err)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	req := goldenRequest(t, Markdown, 0)
+	if _, err := Build(context.Background(), req); !errors.Is(err, ErrBudgetTooSmall) {
+		t.Errorf("budget 0: %v", err)
+	}
+	req.Budget = 5
+	if _, err := Build(context.Background(), req); !errors.Is(err, ErrBudgetTooSmall) || !strings.Contains(err.Error(), "raise the budget") {
+		t.Errorf("budget 5: %v", err)
+	}
+	req.Budget, req.Format = 1000, Format(9)
+	if _, err := Build(context.Background(), req); !errors.Is(err, ErrUnknownFormat) {
+		t.Errorf("format 9: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req.Format = JSON
+	if _, err := Build(ctx, req); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// TestExplicitFirst: an explicit file comes first in the output, before
+// better-scored implicit files, and is cut only after them.
+func TestExplicitFirst(t *testing.T) {
+	goF, rsF := goFile(t), rustFile()
+	rsF.Explicit, rsF.Score, rsF.Spans = true, 0.1, nil // the whole file is wanted
+	full := 0
+	{
+		r, err := Build(context.Background(), Request{Root: fixtureRoot, Budget: 100000, Counter: newCounter(t, "o200k"), Files: []File{rsF}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		full = r.Files[0].Tokens
+	}
+	tests := []struct {
+		name      string
+		budget    int
+		goAtMost  Rung // the implicit Go file
+		rust      Rung // the explicit Rust file
+		truncated bool // the Rust file
+	}{
+		{"both fit", 4000, RungFull, RungFull, false},
+		{"implicit gives way", full + 150, RungSpans, RungFull, false},
+		{"explicit cut only when alone", full / 2, RungOmitted, RungFull, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Build(context.Background(), Request{Root: fixtureRoot, Budget: tt.budget,
+				Counter: newCounter(t, "o200k"), Files: []File{goF, rsF}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, rs := r.Files[0], r.Files[1]
+			if g.Rung > tt.goAtMost || rs.Rung != tt.rust || rs.Truncated != tt.truncated {
+				t.Errorf("go at %s (at most %s), rust at %s truncated %v (want %s, %v)\n%s",
+					g.Rung, tt.goAtMost, rs.Rung, rs.Truncated, tt.rust, tt.truncated, r.Output)
+			}
+			if tt.name == "both fit" && g.Rung != RungFull {
+				t.Errorf("go at %s with room for everything", g.Rung)
+			}
+			out := string(r.Output)
+			if i, j := strings.Index(out, "store/mem.rs"), strings.Index(out, "service/user.go"); j >= 0 && i > j {
+				t.Error("the explicit file is not first")
+			}
+		})
+	}
+}
+
+func TestUnreadableFile(t *testing.T) {
+	req := goldenRequest(t, Markdown, 5000)
+	r, err := Build(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := r.Files[2]
+	if !strings.HasPrefix(gone.Reason, "unreadable: ") || gone.Rung != RungSummary {
+		t.Errorf("missing file: %+v", gone)
+	}
+	if !strings.Contains(string(r.Output), "missing/gone.go: not read:") {
+		t.Error("the unreadable file is not in the notes")
+	}
+}
+
+func TestBudgetReport(t *testing.T) {
+	small, err := Build(context.Background(), goldenRequest(t, Markdown, 250))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := BudgetReport(small)
+	for _, want := range []string{"service/user.go", "store/mem.rs", "Raising the budget to about", "did not fit in 250 tokens"} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("report lacks %q:\n%s", want, rep)
+		}
+	}
+	golden(t, "report-250.txt", rep)
+	big, err := Build(context.Background(), goldenRequest(t, Markdown, 50000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := BudgetReport(big); rep != "" {
+		t.Errorf("report with room to spare:\n%s", rep)
+	}
+	if BudgetReport(nil) != "" {
+		t.Error("nil result")
+	}
+}
+
+// TestSummaryCounts checks the result's account matches the rungs.
+func TestSummaryCounts(t *testing.T) {
+	r, err := Build(context.Background(), goldenRequest(t, JSON, 700))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Counts
+	c.Files, c.Extras, c.ExtrasIncluded, c.NotesOmitted = 3, 1, 1, 0
+	for _, f := range r.Files {
+		c.ByRung[f.Rung]++
+		if f.Included {
+			c.Included++
+		}
+		if f.Truncated {
+			c.Truncated++
+		}
+	}
+	c.Omitted = c.ByRung[RungOmitted]
+	if diff := cmp.Diff(c, r.Counts); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+	if len(r.Omitted) != c.Omitted {
+		t.Errorf("Omitted lists %d paths, %d omitted", len(r.Omitted), c.Omitted)
+	}
+}

@@ -1,0 +1,295 @@
+package bundle
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// Value of each rung as a share of a file's weight. Spans hold most of
+// what made a file relevant; a skeleton shows its shape; a summary line
+// little more than that it exists.
+var rungValue = [numRungs]float64{
+	RungOmitted:  0,
+	RungSummary:  0.05,
+	RungSkeleton: 0.3,
+	RungSpans:    0.8,
+	RungFull:     1,
+}
+
+// maxBytesPerBudgetToken: a section longer than this many bytes per token
+// of budget is not counted (it cannot fit: code runs near 4 bytes a token).
+const maxBytesPerBudgetToken = 16
+
+// bitem is one extra or file being assembled.
+type bitem struct {
+	extra    bool
+	idx      int // index in Request.Extras or Request.Files
+	explicit bool
+	weight   float64
+	base     section
+	src      *srcFile
+	readErr  error
+
+	opts  []bopt // opts[0] is omitted; truncated options are appended by plans
+	nBase int    // options before any truncated one
+	cur   int
+
+	target     view // what truncation cuts down
+	targetRung Rung
+	hasTarget  bool
+
+	listing     string // the omitted entry of formats that list them
+	listingCost int
+	listed      bool
+	costs       [numRungs]int
+}
+
+// bopt is one rendered option of an item.
+type bopt struct {
+	rung  Rung
+	trunc bool
+	sec   section
+	text  string
+	cost  int
+	value float64
+}
+
+func (it *bitem) chosen() *bopt { return &it.opts[it.cur] }
+
+// prepare reads every file and renders and counts every rung of every item,
+// a bounded number of files at a time.
+func (b *builder) prepare(ctx context.Context) error {
+	for i := range b.req.Extras {
+		it := &bitem{extra: true, idx: i, explicit: true, weight: 1}
+		b.prepareExtra(it)
+		b.extras = append(b.extras, it)
+	}
+	b.files = make([]*bitem, len(b.req.Files))
+	workers := b.req.Options.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(b.req.Files)))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				it := &bitem{idx: i, explicit: b.req.Files[i].Explicit, weight: b.weights[i]}
+				b.prepareFile(ctx, it)
+				b.files[i] = it
+			}
+		}()
+	}
+	for i := range b.req.Files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return ctx.Err()
+}
+
+// fileWeights normalises the implicit files' scores to (0, 1]; explicit
+// files weigh 1 (they are planned apart, first). Files without a positive
+// score weigh a little, falling with rank, so they still fill spare room.
+func fileWeights(files []File) []float64 {
+	top := 0.0
+	for _, f := range files {
+		if s := roundScore(f.Score); !f.Explicit && s > top {
+			top = s
+		}
+	}
+	w := make([]float64, len(files))
+	for i, f := range files {
+		switch s := roundScore(f.Score); {
+		case f.Explicit:
+			w[i] = 1
+		case top > 0 && s > 0:
+			w[i] = s / top
+		default:
+			w[i] = 1e-3 / float64(1+i)
+		}
+		w[i] = max(w[i], 1e-6/float64(1+i))
+	}
+	return w
+}
+
+func langTag(l analyze.Lang) string {
+	switch l {
+	case analyze.LangGo:
+		return "go"
+	case analyze.LangRust:
+		return "rust"
+	}
+	return "text"
+}
+
+func langFromTag(tag string) analyze.Lang {
+	switch strings.ToLower(tag) {
+	case "go", "golang":
+		return analyze.LangGo
+	case "rust", "rs":
+		return analyze.LangRust
+	}
+	return analyze.LangUnknown
+}
+
+func (b *builder) read(ctx context.Context, path string) ([]byte, error) {
+	if b.req.Options.Read != nil {
+		return b.req.Options.Read(ctx, path)
+	}
+	return analyze.ReadSource(b.req.Root, path, b.req.Options.MaxFileSize)
+}
+
+func (b *builder) prepareFile(ctx context.Context, it *bitem) {
+	f := &b.req.Files[it.idx]
+	lang := f.Lang
+	if lang == analyze.LangUnknown {
+		lang = analyze.LangOf(f.Path)
+	}
+	it.base = section{
+		path: f.Path, lang: langTag(lang), score: f.Score, explicit: f.Explicit,
+		category: f.Category, reasons: f.Reasons, spans: f.Spans,
+	}
+	it.opts = []bopt{{rung: RungOmitted}}
+	defer func() {
+		it.nBase = len(it.opts)
+		omitted := it.base
+		omitted.rung = RungOmitted
+		if l := b.fm.listing(&omitted); l != "" {
+			it.listing, it.listingCost = l, b.counter.Count(l)
+		}
+	}()
+
+	var names []string
+	for _, sym := range f.Symbols {
+		if sym.Kind != "field" && sym.Kind != "variant" && sym.Name != "" {
+			names = append(names, qualName(sym, lang))
+		}
+	}
+	data, err := b.read(ctx, f.Path)
+	if err != nil {
+		it.readErr = err
+		b.addOption(it, RungSummary, summaryText(names), nil)
+		return
+	}
+	src := newSrc(data, lang)
+	it.src = src
+
+	var skel string
+	var skelNames []string
+	if lang == analyze.LangGo {
+		var ok bool
+		if skel, skelNames, ok = goSkeleton(src.text); !ok {
+			skel, skelNames = symbolSkeleton(src, f.Symbols)
+		}
+	} else if lang == analyze.LangRust || len(f.Symbols) > 0 {
+		skel, skelNames = symbolSkeleton(src, f.Symbols)
+	}
+	if len(names) == 0 {
+		names = skelNames
+	}
+	b.addOption(it, RungSummary, summaryText(names), nil)
+	full := src.whole()
+	if skel != "" && len(skel) < len(full) {
+		b.addOption(it, RungSkeleton, skel, nil)
+	}
+	it.target, it.targetRung, it.hasTarget = src.fullView(), RungFull, src.n() > 0
+	if len(f.Spans) > 0 {
+		v := src.spansView(f.Spans, f.Symbols, b.ctxLines)
+		if len(v.ranges) > 0 && !v.covers(src) {
+			b.addOption(it, RungSpans, src.render(v.ranges), v.ranges)
+			// Truncation cuts the spans themselves, without context lines.
+			it.target, it.targetRung = src.spansView(f.Spans, f.Symbols, 0), RungSpans
+		}
+	}
+	b.addOption(it, RungFull, full, nil)
+}
+
+func (b *builder) prepareExtra(it *bitem) {
+	x := &b.req.Extras[it.idx]
+	it.base = section{extra: true, kind: x.Kind, title: x.Title, lang: fenceTag(x.Lang)}
+	it.opts = []bopt{{rung: RungOmitted}}
+	src := newSrc([]byte(x.Content), langFromTag(x.Lang))
+	it.src = src
+	b.addOption(it, RungSummary, "", nil)
+	it.target, it.targetRung, it.hasTarget = src.fullView(), RungFull, src.n() > 0
+	b.addOption(it, RungFull, src.whole(), nil)
+	it.nBase = len(it.opts)
+}
+
+// addOption renders and counts an item's section at a rung, unless it is
+// too long to ever fit the budget.
+func (b *builder) addOption(it *bitem, r Rung, content string, ranges []lineRange) {
+	if len(content) > maxBytesPerBudgetToken*b.req.Budget {
+		return
+	}
+	o := b.render(it, r, content, ranges, false)
+	o.value = it.weight * rungValue[r]
+	it.costs[r] = o.cost
+	it.opts = append(it.opts, o)
+}
+
+// render builds an option's section text and counts it.
+func (b *builder) render(it *bitem, r Rung, content string, ranges []lineRange, trunc bool) bopt {
+	sec := it.base
+	sec.rung, sec.content, sec.ranges = r, content, ranges
+	sec.truncated, sec.mode = trunc, b.req.Options.Truncation
+	if b.req.Format == JSON {
+		sec.tokens = b.counter.Count(content)
+	}
+	var text string
+	if it.extra {
+		text = b.fm.extra(&sec)
+	} else {
+		text = b.fm.file(&sec)
+	}
+	return bopt{rung: r, trunc: trunc, sec: sec, text: text, cost: b.counter.Count(text)}
+}
+
+// maxSummaryNames caps the symbol names of a summary line.
+const maxSummaryNames = 12
+
+// summaryText is the summary rung's content: the file's symbol names.
+func summaryText(names []string) string {
+	seen := map[string]bool{}
+	var uniq []string
+	for _, n := range names {
+		n = oneLine(n, 80)
+		if n != "" && !seen[n] {
+			seen[n] = true
+			uniq = append(uniq, n)
+		}
+	}
+	if len(uniq) == 0 {
+		return "Symbols: none"
+	}
+	if len(uniq) > maxSummaryNames {
+		return fmt.Sprintf("Symbols: %s (+%d more)", strings.Join(uniq[:maxSummaryNames], ", "), len(uniq)-maxSummaryNames)
+	}
+	return "Symbols: " + strings.Join(uniq, ", ")
+}
+
+// fenceTag makes a language tag safe for a fence's info string (no
+// backticks, no spaces): letters, digits and "+-._#" only, else "text".
+func fenceTag(tag string) string {
+	if tag == "" || len(tag) > 20 {
+		return "text"
+	}
+	for _, c := range []byte(tag) {
+		if !isAlnum(c) && !strings.ContainsRune("+-._#", rune(c)) {
+			return "text"
+		}
+	}
+	return tag
+}

@@ -1,0 +1,81 @@
+package tokenize
+
+import (
+	"os"
+	"testing"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// benchFile is a real Go file of this repository.
+const benchFile = "../analyze/facts.go"
+
+func loadBench(b *testing.B) string {
+	src, err := os.ReadFile(benchFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(src)
+}
+
+func reportTokens(b *testing.B, tokens int) {
+	b.ReportMetric(float64(tokens)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
+}
+
+// BenchmarkCount measures Counter.Count on a real Go file: exact counters
+// without a cache (cold), with every chunk cached (warm), and the estimate.
+func BenchmarkCount(b *testing.B) {
+	src := loadBench(b)
+	cases := []struct {
+		name string
+		opts []Option
+		enc  string
+	}{
+		{"o200k/cold", []Option{WithCacheSize(-1)}, "o200k"},
+		{"o200k/warm", nil, "o200k"},
+		{"cl100k/cold", []Option{WithCacheSize(-1)}, "cl100k"},
+		{"estimate", nil, "estimate"},
+	}
+	exact := rawCount(b, tokenizer.O200kBase, src)
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			c, err := New(tc.enc, tc.opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.Count(src)
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				c.Count(src)
+			}
+			reportTokens(b, exact)
+		})
+	}
+}
+
+// BenchmarkLibraryEncode is the library's own Encode (and Count) on the
+// same file, the baseline for BenchmarkCount in the same run.
+func BenchmarkLibraryEncode(b *testing.B) {
+	src := loadBench(b)
+	for _, enc := range []tokenizer.Encoding{tokenizer.O200kBase, tokenizer.Cl100kBase} {
+		codec, err := tokenizer.Get(enc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids, _, _ := codec.Encode(src)
+		b.Run(string(enc)+"/Encode", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				codec.Encode(src)
+			}
+			reportTokens(b, len(ids))
+		})
+		b.Run(string(enc)+"/Count", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				codec.Count(src)
+			}
+			reportTokens(b, len(ids))
+		})
+	}
+}

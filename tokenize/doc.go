@@ -1,0 +1,77 @@
+// Package tokenize owns token counting: how many tokens a piece of text
+// costs in a model's context window. Everything that enforces a token budget
+// (the bundle assembler above all) counts through a [Counter] made by [New].
+//
+// # Counters
+//
+// Counters are selected by name; [Names] lists them:
+//
+//   - "o200k" or "o200k_base": OpenAI's o200k_base byte-pair encoding
+//     (GPT-4o, GPT-4.1, o-series, GPT-5). Exact. The default.
+//   - "cl100k" or "cl100k_base": OpenAI's cl100k_base encoding (GPT-4,
+//     GPT-3.5). Exact.
+//   - "estimate": a fast character-class heuristic, no vocabulary needed.
+//   - "claude": a calibration profile, o200k_base counts times 1.20.
+//
+// The exact counters use github.com/tiktoken-go/tokenizer, whose
+// vocabularies are compiled into the binary: counting never touches the
+// network or the disk. Special-token text such as "<|endoftext|>" is counted
+// as the ordinary text it is, never rejected: a source file that mentions a
+// special token is just a source file.
+//
+// # Calibration for tokenizers that are not public
+//
+// Some model families (Anthropic's Claude among them) do not publish their
+// tokenizer, so no offline count can be exact for them. The design is one
+// exact counter scaled by a calibration factor: [WithMargin] multiplies every
+// count by a factor f ≥ 1 and rounds up, so a budget planned with the scaled
+// counter leaves headroom of (f-1) for a tokenizer that splits the same text
+// into more pieces. The "claude" profile is o200k_base with f = 1.20: a
+// deliberately conservative default for code, which such tokenizers tend to
+// split more finely than o200k_base does. It is an estimate, not a
+// measurement of any particular model; users who measure the real ratio on
+// their own code (for instance with the vendor's token-counting endpoint)
+// should pass it as the margin, which replaces the profile's factor. The
+// counter's [Counter.Name] carries the factor ("o200k_base*1.15",
+// "claude:o200k_base*1.2") so a bundle says how it was counted.
+//
+// # The estimate
+//
+// [Estimate] walks the text once and charges each run of characters by its
+// class, a model of how byte-pair encoders split code:
+//
+//   - a run of ASCII letters: ceil(len/4) tokens, at least one per camel-case
+//     hump ("FindByEmail" is 3);
+//   - a run of digits: ceil(len/3) (the encoders split numbers in threes);
+//   - a run of other ASCII punctuation: ceil(len/2);
+//   - a run of spaces or tabs: 1, except a single space, which encoders fold
+//     into the following word;
+//   - each line break: 1;
+//   - each non-ASCII letter: 1; any other non-ASCII rune: half its UTF-8
+//     length, rounded up over the run.
+//
+// It is meant as an upper bound of the exact encoders on code. Measured on
+// 865 files (Go standard library; Rust, C, JavaScript and Markdown from the
+// module cache) it was at or above both the o200k_base and the cl100k_base
+// count for 98% of them, with a median of 1.36 and a 99th percentile of
+// 1.61 times the o200k_base count. The files it undercounts are random
+// data (hex tables, base64 blobs), by at most 11% (14% against
+// cl100k_base). Use it when speed matters more than exactness: it is about
+// a hundred times faster than the exact counters without their cache.
+//
+// # Additivity, chunking and the cache
+//
+// Byte-pair encoders first split text with a regular expression and encode
+// each piece alone, so the count of a concatenation is the sum of the
+// counts of its parts whenever no piece can span the seam. For o200k_base
+// and cl100k_base that holds at a seam right after a line break when the
+// next line starts with a character that is neither white space nor "/"
+// (a punctuation piece swallows following line breaks and slashes, and
+// white space runs join across lines). The exact counters split long input
+// at such seams and count each chunk once, caching counts by content hash
+// in a bounded, sharded cache that is safe for concurrent use. Counting a
+// bundle whose sections were already counted is then mostly cache hits, and
+// callers that build text from blocks ending in a line break and starting
+// with such a character can add block counts exactly. The estimate is
+// additive at every line break by construction.
+package tokenize
