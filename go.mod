@@ -7,10 +7,13 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/sourcegraph/conc v0.3.0
 	github.com/spf13/cobra v1.10.2
+	github.com/tiktoken-go/tokenizer v0.10.0
 	golang.org/x/mod v0.42.0
 	golang.org/x/tools v0.52.0
 	gonum.org/v1/plot v0.17.0
 )
+
+require github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
