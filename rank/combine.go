@@ -77,6 +77,10 @@ type FileRank struct {
 type CombineOptions struct {
 	Weights      Weights
 	IncludeTests bool // do not demote tests (the task is about tests)
+	// Display, when set, turns a matched index term (a stem such as
+	// "servic") into the word the user wrote ("service") for reasons;
+	// returning "" hides the term.
+	Display func(term string) string
 	// SymHitMin is the least lexical share (of the best symbol score in the
 	// repository) for a symbol to count as a lexical hit of its file.
 	SymHitMin float64
@@ -201,7 +205,14 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 		add("graph", w.Graph, a.graph, a.graphWhy)
 		var matched string
 		if lex != nil && len(lex.Matched[i]) > 0 {
-			matched = strings.Join(dedupe(lex.Matched[i]), ", ")
+			words := lex.Matched[i]
+			if opt.Display != nil {
+				words = nil
+				for _, t := range lex.Matched[i] {
+					words = append(words, opt.Display(t))
+				}
+			}
+			matched = strings.Join(dedupe(words), ", ")
 		}
 		add("lexical", w.Lexical, fileLex, matched)
 		if bestSym[i] != analyze.NoSym {
@@ -260,7 +271,12 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 // reasonsOf turns contributions into sentences, strongest first.
 func reasonsOf(fr FileRank) []string {
 	cs := append([]Contrib(nil), fr.Contribs...)
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Value > cs[j].Value })
+	sort.SliceStable(cs, func(i, j int) bool {
+		if (cs[i].What == "category") != (cs[j].What == "category") {
+			return cs[j].What == "category" // a demotion is said last
+		}
+		return cs[i].Value > cs[j].Value
+	})
 	var out []string
 	for _, c := range cs {
 		switch c.What {

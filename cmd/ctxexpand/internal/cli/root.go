@@ -79,6 +79,7 @@ The query is free text. Inline references pin things explicitly:
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newExpandCmd(io))
 	root.AddCommand(newVersionCmd(io))
+	root.AddCommand(newBenchCmd(io))
 	return root
 }
 

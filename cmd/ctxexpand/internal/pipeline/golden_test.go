@@ -43,6 +43,7 @@ func session(t testing.TB, name string) *Session {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.FixedCommit = "0000000000000000000000000000000000000000"
 	sessions[name] = s
 	return s
 }
@@ -161,6 +162,7 @@ func TestDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		s.FixedCommit = "0000000000000000000000000000000000000000"
 		out, err := s.Query(context.Background(), Request{Query: "the login token expires too early", Budget: 8000, Format: "json"})
 		if err != nil {
 			t.Fatal(err)
@@ -173,5 +175,23 @@ func TestDeterministic(t *testing.T) {
 	}
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Errorf("two runs differ:\n%s", cmp.Diff(string(outs[0]), string(outs[1])))
+	}
+}
+
+// TestGoldenBundles records whole bundles in every format at a budget that
+// forces the ladder (full files, spans, skeletons, summaries).
+func TestGoldenBundles(t *testing.T) {
+	for _, format := range []string{"markdown", "json", "xml", "plain"} {
+		t.Run(format, func(t *testing.T) {
+			s := session(t, "gosvc")
+			out, err := s.Query(context.Background(), Request{Query: "fix UserService.find_by_email", Budget: 3000, Format: format, Tokenizer: "o200k"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.BundleResult.TotalTokens > 3000 {
+				t.Errorf("total tokens %d > budget 3000", out.BundleResult.TotalTokens)
+			}
+			checkGolden(t, "gosvc_find_by_email_3000."+format, string(out.Bundle))
+		})
 	}
 }

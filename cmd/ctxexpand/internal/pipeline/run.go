@@ -3,9 +3,11 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/query/ollama"
@@ -38,6 +40,13 @@ type Session struct {
 	Engine   *expand.Engine
 	LoadTime time.Duration
 	content  *contentCache
+
+	// FixedCommit, when set, is reported as the commit instead of asking
+	// git (for golden tests of a tree inside another repository).
+	FixedCommit string
+
+	commitOnce sync.Once
+	commit     string
 }
 
 // Open loads and indexes the repository at root.
@@ -71,6 +80,8 @@ type Output struct {
 	Extras []Extra
 	// RefSummary says which @references loaded and which failed.
 	RefSummary string
+	// BundleResult says what each file got in the bundle.
+	BundleResult *bundle.Result
 }
 
 // Run loads the repository and answers one query.
@@ -101,6 +112,14 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil, Extras: rr.extras, RefSummary: rr.summary}
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
+	if req.Budget > 0 {
+		b, err := s.assemble(ctx, out, req)
+		if err != nil {
+			return nil, err
+		}
+		out.Bundle = b.Output
+		out.BundleResult = b
+	}
 	return out, nil
 }
 

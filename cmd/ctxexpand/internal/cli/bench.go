@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/eval"
+	"github.com/ctxexpand/ctxexpand/expand"
+)
+
+type benchOptions struct {
+	Dataset  string
+	Repos    string
+	WorkDir  string
+	Limit    int
+	Langs    []string
+	RepoSel  []string
+	Jobs     int
+	JSONOut  string
+	ChartOut string
+	Rankers  []string
+	Timeout  time.Duration
+}
+
+func newBenchCmd(io *IO) *cobra.Command {
+	o := &benchOptions{Jobs: 1}
+	cmd := &cobra.Command{
+		Use:   "bench --dataset FILE --repos DIR",
+		Short: "Score ranking quality on real fix commits against the BM25 baseline",
+		Long: `bench runs every instance of a dataset of fix commits (JSON lines: query, base
+commit, gold files) on a checkout of its base commit with no future history, and
+scores the rankers on the same instances: hit@k, rec@k, all@k for k = 1, 3, 5, 10,
+MRR, and inc@B (gold files whose content is in a bundle of B tokens). Rankers:
+bm25 (the baseline), ctxexpand (auto strategy, loading each checkout cold) and
+ctxexpand-<strategy> for each strategy forced.
+
+Repositories are read from DIR/OWNER+NAME/repo (git directories with history);
+checkouts are cached in --work and reused across runs.`,
+		Example: `  ctxexpand bench --dataset bench/dev.jsonl --repos ~/bench-repos --lang go --limit 20
+  ctxexpand bench --dataset dev.jsonl --repos repos --json results.json --chart recall.png`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context(), io) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Dataset, "dataset", "", "JSON-lines dataset of fix commits (required)")
+	f.StringVar(&o.Repos, "repos", "", "directory holding OWNER+NAME/repo git directories (required)")
+	f.StringVar(&o.WorkDir, "work", "", "checkout cache (default: the user cache directory)")
+	f.IntVar(&o.Limit, "limit", 0, "run only the first N instances (after the other filters)")
+	f.StringSliceVar(&o.Langs, "lang", nil, "only these languages: go, rust")
+	f.StringSliceVar(&o.RepoSel, "repo", nil, "only these repositories (owner/name)")
+	f.IntVar(&o.Jobs, "jobs", 1, "instances run at once")
+	f.StringVar(&o.JSONOut, "json", "bench-results.json", "write per-instance results here (\"\" to skip)")
+	f.StringVar(&o.ChartOut, "chart", "bench-recall.png", "write the recall chart here (\"\" to skip)")
+	f.StringSliceVar(&o.Rankers, "rankers", nil, "rankers to run (default: bm25, ctxexpand and one per strategy)")
+	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "time limit for one ranker on one instance")
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	return cmd
+}
+
+func (o *benchOptions) rankers() ([]eval.Ranker, error) {
+	shared := pipeline.NewSessionCache(max(2, o.Jobs*2))
+	all := map[string]eval.Ranker{
+		"bm25":      eval.NewBM25(),
+		"ctxexpand": &pipeline.Ranker{Label: "ctxexpand", Strategy: "auto"},
+	}
+	order := []string{"bm25", "ctxexpand"}
+	for _, n := range expand.Names() {
+		name := "ctxexpand-" + n
+		all[name] = &pipeline.Ranker{Label: name, Strategy: n, Sessions: shared}
+		order = append(order, name)
+	}
+	if len(o.Rankers) > 0 {
+		order = o.Rankers
+	}
+	var out []eval.Ranker
+	for _, n := range order {
+		r, ok := all[n]
+		if !ok {
+			var names []string
+			for k := range all {
+				names = append(names, k)
+			}
+			return nil, usagef("unknown ranker %q; choose from %s", n, strings.Join(sortedStrings(names), ", "))
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func (o *benchOptions) run(ctx context.Context, io *IO) error {
+	if o.Dataset == "" || o.Repos == "" {
+		return usagef("bench needs --dataset FILE and --repos DIR")
+	}
+	if o.WorkDir == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return fmt.Errorf("no cache directory for checkouts; pass --work DIR: %w", err)
+		}
+		o.WorkDir = filepath.Join(dir, "ctxexpand", "bench")
+	}
+	rankers, err := o.rankers()
+	if err != nil {
+		return err
+	}
+	rep, err := eval.Run(ctx, eval.Options{
+		Dataset:  o.Dataset,
+		Filter:   eval.Filter{Langs: o.Langs, Repos: o.RepoSel, Limit: o.Limit},
+		ReposDir: o.Repos,
+		WorkDir:  o.WorkDir,
+		Jobs:     o.Jobs,
+		Timeout:  o.Timeout,
+		Progress: io.Err,
+		Terminal: io.ErrIsTerminal,
+	}, rankers)
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteMarkdown(io.Out); err != nil {
+		return err
+	}
+	if o.JSONOut != "" {
+		if err := writeFileWith(o.JSONOut, rep.WriteJSON); err != nil {
+			return err
+		}
+	}
+	if o.ChartOut != "" {
+		if err := writeFileWith(o.ChartOut, rep.WriteChart); err != nil {
+			return err
+		}
+	}
+	return nil
+}
