@@ -38,7 +38,7 @@ type Options struct {
 	MaxFiles int    // length of the ranked list; 0 means 30
 	NoTests  bool   // drop test files (explicit references stay)
 	Weights  rank.Weights
-	// MaxSpans caps the relevant spans reported per file (default 8).
+	// MaxSpans caps the relevant spans reported per file (default 6).
 	MaxSpans int
 }
 
@@ -98,7 +98,7 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		opt.MaxFiles = 30
 	}
 	if opt.MaxSpans <= 0 {
-		opt.MaxSpans = 8
+		opt.MaxSpans = 6
 	}
 	res := &Result{Plan: plan}
 	for _, s := range strategies {
@@ -214,13 +214,21 @@ func (e *Engine) pathReason(byNode map[graph.NodeID]graph.Visit, n graph.NodeID)
 	return b.String()
 }
 
+// spanShare is the least share of a file's best symbol score for another
+// symbol of the file to be shown as a relevant span.
+const spanShare = 0.4
+
 // spans picks the line ranges of a ranked file worth showing: the explicit
 // ranges first, then the symbols with evidence, best first, dropping a
 // symbol nested in one already chosen.
 func (e *Engine) spans(fr rank.FileRank, explicit []Span, maxSpans int) []Span {
 	out := append([]Span(nil), explicit...)
+	var best float64
+	if len(fr.Symbols) > 0 {
+		best = fr.Symbols[0].Score
+	}
 	for _, h := range fr.Symbols {
-		if len(out) >= maxSpans {
+		if len(out) >= maxSpans || h.Score < spanShare*best {
 			break
 		}
 		s := &e.Facts.Symbols[h.Sym]

@@ -112,12 +112,34 @@ var Semantic = Strategy{
 	}),
 }
 
+// Impact follows changed code to what it affects: its callers (and theirs),
+// implementations of changed interfaces and traits, the types it belongs
+// to and the tests that exercise it — the neighbourhood a reviewer of a
+// diff needs. It does not seed from lexical matches.
+var Impact = Strategy{
+	Name:  "impact",
+	Doc:   "from changed code to its callers, implementations, owning types and tests (diff review)",
+	Depth: 2,
+	Weights: weights(func(w *graph.Weights) {
+		both(w, graph.Calls, 0.55, 0.85)
+		both(w, graph.References, 0.45, 0.6)
+		both(w, graph.MethodOf, 0.6, 0.4)
+		both(w, graph.Implements, 0.6, 0.8)
+		both(w, graph.Embeds, 0.4, 0.6)
+		both(w, graph.Tests, 0.3, 0.9)
+		both(w, graph.Field, 0.3, 0.6)
+		both(w, graph.Macro, 0.3, 0.6)
+		both(w, graph.Contains, 0.3, 0)
+	}),
+}
+
 // Strategies lists every strategy by name.
 var Strategies = map[string]Strategy{
 	Focused.Name:    Focused,
 	Broad.Name:      Broad,
 	EntryPoint.Name: EntryPoint,
 	Semantic.Name:   Semantic,
+	Impact.Name:     Impact,
 }
 
 // Names lists the strategy names, sorted, for help text and errors.

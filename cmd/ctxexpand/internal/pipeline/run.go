@@ -31,6 +31,12 @@ type Request struct {
 	Planner     string
 	OllamaHost  string
 	OllamaModel string
+
+	// Explicit places to pin first, besides the query's @references (diff
+	// mode passes the changed spans here), and Extras to lead the bundle
+	// (diff hunks).
+	Explicit []expand.Explicit
+	Extras   []Extra
 }
 
 // Session is a loaded repository that answers queries.
@@ -100,7 +106,8 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 		return nil, err
 	}
 	rr := s.resolveRefs(ctx, plan, req)
-	res, err := s.Engine.Expand(ctx, plan, rr.explicit, expand.Options{
+	explicit := append(append([]expand.Explicit(nil), req.Explicit...), rr.explicit...)
+	res, err := s.Engine.Expand(ctx, plan, explicit, expand.Options{
 		Strategy: req.Strategy,
 		Depth:    req.Depth,
 		MaxFiles: req.MaxFiles,
@@ -109,7 +116,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil, Extras: rr.extras, RefSummary: rr.summary}
+	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
 	if req.Budget > 0 {
