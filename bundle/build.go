@@ -89,7 +89,7 @@ func Build(ctx context.Context, req Request) (*Result, error) {
 	b.notes = append([]string(nil), req.Notes...)
 	for _, it := range b.files {
 		if it.readErr != nil {
-			b.notes = append(b.notes, fmt.Sprintf("%s: not read: %v", it.base.path, it.readErr))
+			b.notes = append(b.notes, fmt.Sprintf("%s: not read: %s", it.base.path, readProblem(it.readErr)))
 		}
 	}
 	for _, it := range b.files {
@@ -446,7 +446,7 @@ func (b *builder) result(out string, total int) *Result {
 		}
 		switch {
 		case it.readErr != nil:
-			fr.Reason = "unreadable: " + it.readErr.Error()
+			fr.Reason = "unreadable: " + readProblem(it.readErr)
 		case o.rung < RungFull || o.trunc:
 			fr.Reason = "budget"
 		}
