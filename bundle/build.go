@@ -256,4 +256,3 @@ func (b *builder) truncate(it *bitem, limit int) (bopt, bool) {
 	}
 	return best, true
 }
-
