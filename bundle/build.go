@@ -171,6 +171,7 @@ func (b *builder) plan(allowance int) {
 	left := allowance
 	left = b.allocate(explicit, left)
 	left = b.fillTruncated(explicit, left)
+	left = b.cover(implicit, left)
 	left = b.allocate(implicit, left)
 	left = b.fillTruncated(implicit, left)
 	for _, it := range b.order {
@@ -181,18 +182,92 @@ func (b *builder) plan(allowance int) {
 	}
 }
 
+// allocate plans the items' options by value density, never below the
+// option an item already holds (its floor from cover).
 func (b *builder) allocate(items []*bitem, left int) int {
 	ps := make([]*pitem, len(items))
+	floors := make([]int, len(items))
 	for i, it := range items {
-		p := &pitem{cur: it.cur}
-		for _, o := range it.opts {
+		floor := 0
+		if it.cur > 0 {
+			floor = it.cur
+			left += it.opts[floor].cost // allocate counts current costs itself
+		}
+		floors[i] = floor
+		p := &pitem{}
+		p.opts = append(p.opts, choice{cost: it.opts[floor].cost, value: it.opts[floor].value})
+		for j, o := range it.opts {
+			if j == floor || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
+				continue
+			}
+			if floor == 0 && j == 0 {
+				continue
+			}
 			p.opts = append(p.opts, choice{cost: o.cost, value: o.value})
 		}
 		ps[i] = p
 	}
+	// Remember which original option each planner option stands for.
+	index := make([][]int, len(items))
+	for i, it := range items {
+		floor := floors[i]
+		index[i] = append(index[i], floor)
+		for j, o := range it.opts {
+			if j == floor || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
+				continue
+			}
+			if floor == 0 && j == 0 {
+				continue
+			}
+			index[i] = append(index[i], j)
+		}
+	}
 	left = allocate(ps, left)
 	for i, it := range items {
-		it.cur = ps[i].cur
+		it.cur = index[i][ps[i].cur]
+	}
+	return left
+}
+
+// coverFiles is how many of the best implicit files cover considers, and
+// coverShare the most of what is left that one of them may take.
+const (
+	coverFiles = 5
+	coverShare = 0.5
+)
+
+// cover gives the best-ranked implicit files, in rank order, their
+// relevant spans (or their skeleton when the spans do not fit or there are
+// none) before any trade by value density, so that a handful of small,
+// lower-ranked files never crowd out the files the ranking put first. A
+// file whose cheapest such rung costs more than half of what is left is
+// passed over. allocate then upgrades from these floors.
+func (b *builder) cover(items []*bitem, left int) int {
+	n := 0
+	for _, it := range items {
+		if n == coverFiles || left <= 0 {
+			break
+		}
+		n++
+		best := -1
+		for _, want := range []Rung{RungSpans, RungSkeleton} {
+			for j, o := range it.opts {
+				if o.rung != want || o.trunc || float64(o.cost) > coverShare*float64(left) {
+					continue
+				}
+				if best < 0 || o.cost < it.opts[best].cost {
+					best = j
+				}
+			}
+			if best >= 0 {
+				break
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		it.cur = best
+		left -= it.opts[best].cost
 	}
 	return left
 }

@@ -37,6 +37,13 @@ type Request struct {
 	// (diff hunks).
 	Explicit []expand.Explicit
 	Extras   []Extra
+
+	// Truncation ("signature-first" or "bookend"), TokenMargin (a factor
+	// for model families whose tokenizer is not public) and ContextLines
+	// (around each span; 0 means the default) tune the bundle.
+	Truncation   string
+	TokenMargin  float64
+	ContextLines int
 }
 
 // Session is a loaded repository that answers queries.
