@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -30,6 +31,10 @@ const (
 	maxSyntaxErrors = 10
 )
 
+// errMissingPackage is the importer's answer for a package go list could
+// not provide; the go list error itself is reported as a ProblemLoad.
+var errMissingPackage = errors.New("package not available")
+
 // node is one package of a unit's import graph.
 type node struct {
 	pkg      *packages.Package
@@ -50,7 +55,8 @@ type parsedFile struct {
 	rel  string // "" outside the root
 	full bool   // parsed with comments and function bodies
 	ast  *ast.File
-	src  []byte // content, kept for repository files
+	src  []byte // content as parsed (invalid UTF-8 replaced), kept for repository files
+	orig []byte // content as on disk, for the file's hash
 	errs scanner.ErrorList
 	skip string // why the file was not parsed
 }
@@ -212,12 +218,14 @@ func (l *loader) assignFiles(u *unit, roots []*packages.Package, nodes map[*pack
 	}
 }
 
+// firstLine folds a multi-line message into one line.
 func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = strings.TrimSpace(s[:i])
-	}
-	return capText(s, 300)
+	return capText(strings.Join(strings.Fields(s), " "), 300)
+}
+
+// utf8Error is the syntax error reported for invalid UTF-8.
+func utf8Error(filename string, line int) *scanner.Error {
+	return &scanner.Error{Pos: token.Position{Filename: filename, Line: line}, Msg: "illegal UTF-8 encoding (replaced for analysis)"}
 }
 
 // parseAll parses every file of the unit once, in parallel: repository
@@ -282,6 +290,10 @@ func (l *loader) parseOne(fset *token.FileSet, pf *parsedFile, maxSize int64) {
 		pf.skip = "binary content"
 		return
 	}
+	if pf.full {
+		pf.orig = src
+	}
+	src, badLine := sanitizeUTF8(src)
 	mode := parser.SkipObjectResolution
 	if pf.full {
 		mode |= parser.ParseComments | parser.AllErrors
@@ -293,6 +305,9 @@ func (l *loader) parseOne(fset *token.FileSet, pf *parsedFile, maxSize int64) {
 	}
 	if el, ok := err.(scanner.ErrorList); ok {
 		pf.errs = el
+	}
+	if badLine > 0 {
+		pf.errs = append(scanner.ErrorList{utf8Error(pf.abs, badLine)}, pf.errs...)
 	}
 	if pf.full {
 		pf.src = src
@@ -385,8 +400,8 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 				return types.Unsafe, nil
 			}
 			d := n.imports[path]
-			if d == nil || d.tpkg == nil {
-				return nil, fmt.Errorf("package %s is not available", path)
+			if d == nil || d.tpkg == nil || (len(d.pkg.GoFiles) == 0 && len(d.pkg.Errors) > 0) {
+				return nil, errMissingPackage
 			}
 			return d.tpkg, nil
 		}),

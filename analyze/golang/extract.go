@@ -56,9 +56,9 @@ func newExtractor(res *pkgResult, fset *token.FileSet) *extractor {
 // typed reports whether references resolve through type information.
 func (x *extractor) typed() bool { return x.info != nil }
 
-// extractFile records the file's symbols, edges and imports. src is the
-// file's content, which signatures are cut from.
-func (x *extractor) extractFile(rel string, f *ast.File, src []byte) {
+// extractFile records the file's symbols and edges and returns its
+// imports. src is the file's content, which signatures are cut from.
+func (x *extractor) extractFile(rel string, f *ast.File, src []byte) []importRec {
 	x.rel, x.file, x.src = rel, f, src
 	x.tf = x.fset.File(f.Pos())
 	x.testFile = strings.HasSuffix(rel, "_test.go")
@@ -86,6 +86,7 @@ func (x *extractor) extractFile(rel string, f *ast.File, src []byte) {
 			}
 		}
 	}
+	return x.imports(f)
 }
 
 // imports returns the file's import specs.

@@ -113,6 +113,9 @@ func (l *loader) run() *analyze.Facts {
 		facts.Problems = append(facts.Problems, analyze.Problem{Kind: analyze.ProblemLimit,
 			Msg: "load stopped early (" + ctxReason(err) + "); the facts are partial"})
 	}
+	for i := range facts.Problems {
+		facts.Problems[i].Msg = l.relMsg(facts.Problems[i].Msg)
+	}
 	facts.Normalize()
 	l.opt.logf("golang: merged in %v; %s; total %v", time.Since(t).Round(time.Millisecond), facts.Summary(), time.Since(start).Round(time.Millisecond))
 	return facts
@@ -211,4 +214,17 @@ func relUnder(base, target string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
+}
+
+// relMsg removes the root's absolute path from a message, so problems read
+// the same on every machine.
+func (l *loader) relMsg(msg string) string {
+	for _, r := range [2]string{l.realRoot, l.root} {
+		if r == "" || r == string(filepath.Separator) {
+			continue
+		}
+		msg = strings.ReplaceAll(msg, r+string(filepath.Separator), "")
+		msg = strings.ReplaceAll(msg, r, ".")
+	}
+	return msg
 }

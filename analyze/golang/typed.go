@@ -62,12 +62,12 @@ func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool
 	}
 	x.repoPkg = func(p string) bool { return repo[p] }
 	for _, pf := range files {
-		f := fileFacts(pf.rel, pf.src)
+		f := fileFacts(pf.rel, pf.orig)
 		f.Package = n.pkg.PkgPath
 		f.PkgName = pf.ast.Name.Name
 		f.Errors = len(pf.errs)
-		res.files = append(res.files, fileRec{file: f, imports: x.imports(pf.ast)})
-		x.extractFile(pf.rel, pf.ast, pf.src)
+		imports := x.extractFile(pf.rel, pf.ast, pf.src)
+		res.files = append(res.files, fileRec{file: f, imports: imports})
 		x.typedMethodSets(pf.ast)
 		res.problems = append(res.problems, syntaxProblems(pf.rel, pf.errs)...)
 	}
@@ -85,6 +85,9 @@ func (l *loader) typeProblems(fset *token.FileSet, n *node, dir string) []analyz
 	var out []analyze.Problem
 	extra := 0
 	for _, te := range n.typeErrs {
+		if strings.HasPrefix(te.Msg, "could not import ") {
+			continue // reported by go list as a ProblemLoad
+		}
 		p := analyze.Problem{Kind: analyze.ProblemType, Path: dir, Msg: analyze.ToValidUTF8(te.Msg)}
 		if te.Pos.IsValid() {
 			pos := fset.PositionFor(te.Pos, false)
