@@ -423,7 +423,13 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 	if n.full {
 		info = &types.Info{Defs: make(map[*ast.Ident]types.Object), Uses: make(map[*ast.Ident]types.Object)}
 	}
+	t0 := time.Now()
 	tpkg, _ := conf.Check(n.pkg.PkgPath, fset, asts, info)
+	if n.full {
+		l.checkFull.Add(int64(time.Since(t0)))
+	} else {
+		l.checkDecl.Add(int64(time.Since(t0)))
+	}
 	n.tpkg, n.info = tpkg, info
 }
 

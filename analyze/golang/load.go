@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -64,6 +65,8 @@ type loader struct {
 	reasons  map[string]string // directory or module → why its files were not type-checked
 	results  []*pkgResult
 	problems []analyze.Problem
+
+	checkFull, checkDecl atomic.Int64 // time spent type-checking, for Logf
 }
 
 func (l *loader) run() *analyze.Facts {
@@ -117,6 +120,8 @@ func (l *loader) run() *analyze.Facts {
 		facts.Problems[i].Msg = l.relMsg(facts.Problems[i].Msg)
 	}
 	facts.Normalize()
+	l.opt.logf("golang: type-checking took %v for repository packages, %v for dependencies (summed over workers)",
+		time.Duration(l.checkFull.Load()).Round(time.Millisecond), time.Duration(l.checkDecl.Load()).Round(time.Millisecond))
 	l.opt.logf("golang: merged in %v; %s; total %v", time.Since(t).Round(time.Millisecond), facts.Summary(), time.Since(start).Round(time.Millisecond))
 	return facts
 }

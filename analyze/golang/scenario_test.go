@@ -27,7 +27,7 @@ import (
 //	import PATH IMPORTPATH [LINE]                    the file imports the path (on that line)
 //	package PATH IMPORTPATH                          the file's package has that import path
 //	binary PATH / invalid-utf8 PATH                  write such a file before loading
-//	option syntax-only | skip-tests                  load with that option
+//	option syntax-only | skip-tests | all-dirs | no-go | max-file-size N
 //
 // The archive's first paragraph is prose.
 func TestScenarios(t *testing.T) {
@@ -38,10 +38,16 @@ func TestScenarios(t *testing.T) {
 	for _, p := range paths {
 		name := strings.TrimSuffix(filepath.Base(p), ".txtar")
 		t.Run(name, func(t *testing.T) {
-			t.Parallel()
 			ar, err := txtar.ParseFile(p)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.Contains(string(ar.Comment), "\noption no-go") {
+				// exec looks the go command up in this process's PATH, so
+				// hide it there; t.Setenv keeps this subtest sequential.
+				t.Setenv("PATH", t.TempDir())
+			} else {
+				t.Parallel()
 			}
 			root := t.TempDir()
 			writeArchive(t, root, ar)
@@ -67,6 +73,16 @@ func TestScenarios(t *testing.T) {
 						opt.SyntaxOnly = true
 					case "skip-tests":
 						opt.SkipTests = true
+					case "all-dirs":
+						opt.AllDirs = true
+					case "no-go":
+						// Handled above.
+					case "max-file-size":
+						n, err := strconv.Atoi(f[2])
+						if err != nil {
+							t.Fatal(err)
+						}
+						opt.MaxFileSize = int64(n)
 					default:
 						t.Fatalf("unknown option %q", f[1])
 					}

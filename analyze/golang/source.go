@@ -49,8 +49,10 @@ func oneLine(src []byte) string {
 	b.Grow(len(src))
 	space := false
 	emit := func(c byte) {
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
+		if space && b.Len() > 0 && !strings.ContainsRune(")],;", rune(c)) {
+			if last := b.String()[b.Len()-1]; last != '(' && last != '[' {
+				b.WriteByte(' ')
+			}
 		}
 		space = false
 		b.WriteByte(c)
