@@ -32,32 +32,34 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 	if !st.IsDir() {
 		return nil, fmt.Errorf("loading %s: not a directory; pass the repository's root directory", root)
 	}
+	// Work in the root's real directory: the file walk does not follow a
+	// symbolic link, even at the root.
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		real = abs
 	}
 	l := &loader{
-		ctx:      ctx,
-		root:     abs,
-		realRoot: real,
-		opt:      opt,
-		env:      opt.goEnv(),
-		allowed:  make(map[string]bool),
-		covered:  make(map[string]bool),
-		ignored:  make(map[string]bool),
-		reasons:  make(map[string]string),
+		ctx:     ctx,
+		given:   abs,
+		root:    real,
+		opt:     opt,
+		env:     opt.goEnv(),
+		allowed: make(map[string]bool),
+		covered: make(map[string]bool),
+		ignored: make(map[string]bool),
+		reasons: make(map[string]string),
 	}
 	return l.run(), nil
 }
 
 // loader holds the state of one Load.
 type loader struct {
-	ctx      context.Context
-	root     string // absolute
-	realRoot string // root with symbolic links resolved
-	opt      Options
-	env      []string
-	lay      *layout
+	ctx   context.Context
+	given string // absolute root as the caller named it, for Facts.Root
+	root  string // absolute, symbolic links resolved
+	opt   Options
+	env   []string
+	lay   *layout
 
 	allowed  map[string]bool   // files that may become facts
 	covered  map[string]bool   // files analysed with types (or deliberately skipped)
@@ -70,7 +72,7 @@ type loader struct {
 }
 
 func (l *loader) run() *analyze.Facts {
-	facts := &analyze.Facts{Root: l.root}
+	facts := &analyze.Facts{Root: l.given}
 	start := time.Now()
 	files, probs, err := analyze.ListFiles(l.ctx, l.root, analyze.WalkOptions{
 		Langs:       []analyze.Lang{analyze.LangGo},
@@ -149,7 +151,7 @@ func (l *loader) ignore(rel string, isDir bool) bool {
 // relOf returns the repository-relative path of an absolute file name, or
 // false when it lies outside the root.
 func (l *loader) relOf(abs string) (string, bool) {
-	for _, r := range [2]string{l.root, l.realRoot} {
+	for _, r := range [2]string{l.root, l.given} {
 		if rest, ok := strings.CutPrefix(abs, r); ok && len(rest) > 1 && os.IsPathSeparator(rest[0]) {
 			return filepath.ToSlash(rest[1:]), true
 		}
@@ -163,7 +165,7 @@ func (l *loader) relOf(abs string) (string, bool) {
 // relDir is the repository-relative form of an absolute directory: "." for
 // the root itself.
 func (l *loader) relDir(abs string) (string, bool) {
-	if abs == l.root || abs == l.realRoot {
+	if abs == l.root || abs == l.given {
 		return ".", true
 	}
 	return l.relOf(abs)
@@ -224,7 +226,7 @@ func relUnder(base, target string) (string, bool) {
 // relMsg removes the root's absolute path from a message, so problems read
 // the same on every machine.
 func (l *loader) relMsg(msg string) string {
-	for _, r := range [2]string{l.realRoot, l.root} {
+	for _, r := range [2]string{l.root, l.given} {
 		if r == "" || r == string(filepath.Separator) {
 			continue
 		}

@@ -289,3 +289,24 @@ func TestSkipTests(t *testing.T) {
 		t.Errorf("%d files, want 14", len(fs.Files))
 	}
 }
+
+// TestSymlinkedRoot loads the sample service through a symbolic link to
+// its directory and expects the same facts as loading it directly.
+func TestSymlinkedRoot(t *testing.T) {
+	abs, err := filepath.Abs(gosvc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "svc")
+	if err := os.Symlink(abs, link); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	viaLink, err := Load(context.Background(), link, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := loadGosvc(t)
+	if diff := cmp.Diff(dumpFacts(direct), dumpFacts(viaLink)); diff != "" {
+		t.Errorf("facts through a symlink differ (-direct +link):\n%s", diff)
+	}
+}

@@ -3,12 +3,14 @@ package golang
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -24,6 +26,7 @@ import (
 //	edge PATH:QUAL KIND PATH:QUAL [exact|inexact]    the edge exists
 //	!edge PATH:QUAL KIND PATH:QUAL                   the edge does not exist
 //	problem KIND PATH[:LINE] TEXT                    a problem of that kind whose message contains TEXT
+//	!problem KIND PATH[:LINE] TEXT                   no such problem
 //	import PATH IMPORTPATH [LINE]                    the file imports the path (on that line)
 //	package PATH IMPORTPATH                          the file's package has that import path
 //	binary PATH / invalid-utf8 PATH                  write such a file before loading
@@ -90,9 +93,13 @@ func TestScenarios(t *testing.T) {
 					checks = append(checks, f)
 				}
 			}
+			before := snapshot(t, root)
 			facts, err := Load(context.Background(), root, opt)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if diff := cmp.Diff(before, snapshot(t, root)); diff != "" {
+				t.Errorf("Load changed the repository (-before +after):\n%s", diff)
 			}
 			failed := false
 			for _, c := range checks {
@@ -109,7 +116,7 @@ func TestScenarios(t *testing.T) {
 }
 
 var directives = map[string]bool{
-	"file": true, "!file": true, "symbol": true, "edge": true, "!edge": true, "problem": true,
+	"file": true, "!file": true, "symbol": true, "edge": true, "!edge": true, "problem": true, "!problem": true,
 	"import": true, "package": true, "binary": true, "invalid-utf8": true, "option": true,
 }
 
@@ -210,7 +217,7 @@ func checkFacts(fs *analyze.Facts, c []string) string {
 			return ""
 		}
 		return "edge is missing"
-	case "problem":
+	case "problem", "!problem":
 		if !need(4) {
 			return "malformed"
 		}
@@ -223,6 +230,12 @@ func checkFacts(fs *analyze.Facts, c []string) string {
 			if line != "" && strconv.Itoa(pr.Line) != line {
 				continue
 			}
+			if c[0] == "!problem" {
+				return "problem is present: " + pr.String()
+			}
+			return ""
+		}
+		if c[0] == "!problem" {
 			return ""
 		}
 		return "no such problem"
@@ -300,4 +313,22 @@ func dumpFacts(fs *analyze.Facts) string {
 		fmt.Fprintf(&b, "problem %s\n", p)
 	}
 	return b.String()
+}
+
+// snapshot maps every file under root to its content.
+func snapshot(t *testing.T, root string) map[string]string {
+	t.Helper()
+	files := make(map[string]string)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		files[p] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
