@@ -1,15 +1,14 @@
 package golang
 
 import (
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/scanner"
 	"go/token"
 	"go/types"
 	"go/version"
-	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -29,13 +28,10 @@ const (
 	maxSyntaxErrors = 10
 )
 
-// errMissingPackage is the importer's answer for a package go list could
-// not provide; the go list error itself is reported as a ProblemLoad.
-var errMissingPackage = errors.New("package not available")
-
 // node is one package of a unit's import graph.
 type node struct {
 	pkg      *packages.Package
+	goFiles  []string          // the package's Go files, see packageFiles
 	full     bool              // repository files are extracted from it
 	assigned map[string]string // absolute → repository-relative path of those files
 	imports  map[string]*node
@@ -45,6 +41,7 @@ type node struct {
 	tpkg     *types.Package
 	info     *types.Info
 	typeErrs []types.Error
+	tainted  int8 // 1 when a package it depends on is missing, -1 when not, 0 unknown
 }
 
 // loadTyped runs every unit of the layout and type-checks what it lists.
@@ -65,7 +62,7 @@ func (l *loader) loadUnit(u *unit) {
 		for _, m := range u.mods {
 			l.reasons["module:"+m.dir] = "go list failed: " + msg
 			p := analyze.Problem{Kind: analyze.ProblemLoad, Msg: "go list: " + msg}
-			if rel, ok := l.relOf(joinPath(m.dir, "go.mod")); ok {
+			if rel, ok := l.relOf(filepath.Join(m.dir, "go.mod")); ok {
 				p.Path = rel
 			}
 			l.problems = append(l.problems, p)
@@ -82,7 +79,7 @@ func (l *loader) loadUnit(u *unit) {
 		if p.Name == "main" && strings.HasSuffix(p.ID, ".test") && p.ForTest == "" {
 			return
 		}
-		n := &node{pkg: p}
+		n := &node{pkg: p, goFiles: packageFiles(p)}
 		nodes[p] = n
 		order = append(order, n)
 	})
@@ -96,6 +93,9 @@ func (l *loader) loadUnit(u *unit) {
 			}
 		}
 		n.pending.Store(int32(len(n.imports)))
+	}
+	for _, n := range order {
+		n.markTainted()
 	}
 	l.assignFiles(u, roots, nodes)
 	repo := make(map[string]bool)
@@ -116,8 +116,6 @@ func (l *loader) loadUnit(u *unit) {
 		u.dir, len(order), tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
 		(time.Since(start) - tList - tParse).Round(time.Millisecond))
 }
-
-func joinPath(dir, name string) string { return dir + string(os.PathSeparator) + name }
 
 // variantRank orders the packages a file appears in: its package's own
 // test variant (which holds every file of the package) first, then the
@@ -150,7 +148,7 @@ func (l *loader) assignFiles(u *unit, roots []*packages.Package, nodes map[*pack
 			continue
 		}
 		rank := variantRank(r)
-		for _, f := range r.GoFiles {
+		for _, f := range n.goFiles {
 			rel, ok := l.relOf(f)
 			if !ok || !l.allowed[rel] || l.covered[rel] {
 				continue
@@ -168,7 +166,7 @@ func (l *loader) assignFiles(u *unit, roots []*packages.Package, nodes map[*pack
 				l.ignored[rel] = true
 			}
 		}
-		if len(r.GoFiles) == 0 && len(r.Errors) > 0 {
+		if len(n.goFiles) == 0 && len(r.Errors) > 0 {
 			if dir, ok := l.relDir(r.Dir); ok {
 				l.reasons[dir] = "go list: " + firstLine(r.Errors[0].Msg)
 			}
@@ -293,8 +291,13 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 				return types.Unsafe, nil
 			}
 			d := n.imports[path]
-			if d == nil || d.tpkg == nil || (len(d.pkg.GoFiles) == 0 && len(d.pkg.Errors) > 0) {
-				return nil, errMissingPackage
+			if d == nil || d.tpkg == nil || len(d.goFiles) == 0 {
+				// An empty stand-in: uses of the package then fail one by
+				// one ("undefined: lib.X") instead of leaving the import
+				// name itself undefined everywhere.
+				fake := types.NewPackage(path, guessPkgName(path))
+				fake.MarkComplete()
+				return fake, nil
 			}
 			return d.tpkg, nil
 		}),
@@ -337,4 +340,44 @@ func goVersion(p *packages.Package) string {
 		return ""
 	}
 	return v
+}
+
+// packageFiles returns a package's Go files, once each and only those in
+// its directory. go/packages adds the file named by a go list error's
+// position to the erring package (golang/go#39986), so a package that
+// could not be found at all arrives holding the file that imports it.
+func packageFiles(p *packages.Package) []string {
+	if p.Dir == "" {
+		return nil
+	}
+	var out []string
+	seen := make(map[string]bool, len(p.GoFiles))
+	for _, f := range p.GoFiles {
+		if seen[f] || filepath.Dir(f) != p.Dir {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// markTainted works out whether the package depends, directly or not, on a
+// package go list could not find: its type errors are then mostly
+// consequences (a field or method promoted from a missing type).
+func (n *node) markTainted() bool {
+	if n.tainted != 0 {
+		return n.tainted > 0
+	}
+	n.tainted = -1 // the graph is acyclic; this only guards against surprises
+	bad := len(n.imports) < len(n.pkg.Imports)
+	for _, d := range n.imports {
+		if len(d.goFiles) == 0 || d.markTainted() {
+			bad = true
+		}
+	}
+	if bad {
+		n.tainted = 1
+	}
+	return bad
 }

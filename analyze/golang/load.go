@@ -171,6 +171,13 @@ func (l *loader) relDir(abs string) (string, bool) {
 	return l.relOf(abs)
 }
 
+// Reasons a file was not type-checked, completed by the file's build
+// constraint when it has one.
+const (
+	reasonExcluded  = "excluded by build constraints for"
+	reasonNotListed = "not loaded by go list"
+)
+
 // reasonFor says why a file was not type-checked.
 func (l *loader) reasonFor(rel string) string {
 	dir := path.Dir(rel)
@@ -178,7 +185,7 @@ func (l *loader) reasonFor(rel string) string {
 		return r
 	}
 	if l.ignored[rel] {
-		return "excluded by build constraints for " + l.target()
+		return reasonExcluded + " " + l.target()
 	}
 	if m := l.lay.moduleOf(dir); m != nil {
 		if r, ok := l.reasons["module:"+m.dir]; ok {
@@ -187,7 +194,7 @@ func (l *loader) reasonFor(rel string) string {
 		if l.opt.SyntaxOnly {
 			return "syntax-only analysis requested"
 		}
-		return "not loaded by go list"
+		return reasonNotListed
 	}
 	if l.opt.SyntaxOnly {
 		return "syntax-only analysis requested"

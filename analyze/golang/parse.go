@@ -34,7 +34,7 @@ func (l *loader) parseAll(fset *token.FileSet, order []*node) {
 	byName := make(map[string]*parsedFile)
 	var list []*parsedFile
 	for _, n := range order {
-		for _, f := range n.pkg.GoFiles {
+		for _, f := range n.goFiles {
 			pf := byName[f]
 			if pf == nil {
 				pf = &parsedFile{abs: f}
@@ -64,7 +64,7 @@ func (l *loader) parseAll(fset *token.FileSet, order []*node) {
 		}
 	}
 	for _, n := range order {
-		for _, f := range n.pkg.GoFiles {
+		for _, f := range n.goFiles {
 			if pf := byName[f]; pf.ast != nil {
 				n.files = append(n.files, pf)
 			}

@@ -146,10 +146,28 @@ func (l *loader) extractSyntax(fset *token.FileSet, u *syntaxUnit, prefix string
 		res.files = append(res.files, fileRec{file: f, imports: imports})
 		res.problems = append(res.problems, syntaxProblems(sf.rel, sf.errs)...)
 	}
-	reasonDir := u.dir
-	res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemDegraded, Path: reasonDir,
-		Msg: fmt.Sprintf("package %s: %s; analysed from syntax only", u.pkgName, l.reasonFor(u.files[0].rel))})
+	reason := l.reasonFor(u.files[0].rel)
+	if c := buildConstraint(u.files[0].ast); c != "" && (reason == reasonNotListed || strings.HasPrefix(reason, reasonExcluded)) {
+		reason = reasonExcluded + " " + l.target() + " (" + c + ")"
+	}
+	res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemDegraded, Path: u.dir,
+		Msg: fmt.Sprintf("package %s: %s; analysed from syntax only", u.pkgName, reason)})
 	return res
+}
+
+// buildConstraint returns a file's //go:build line, or "".
+func buildConstraint(f *ast.File) string {
+	for _, g := range f.Comments {
+		if g.Pos() > f.Package {
+			break
+		}
+		for _, c := range g.List {
+			if strings.HasPrefix(c.Text, "//go:build ") {
+				return capText(c.Text, 120)
+			}
+		}
+	}
+	return ""
 }
 
 // importPathOf is the import path of a directory: under its module, or,
