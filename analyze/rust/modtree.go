@@ -85,41 +85,52 @@ type modTask struct {
 // through `mod` declarations, then the files no crate reached, by layout.
 func (r *resolver) buildTree() {
 	for _, c := range r.crates {
-		if c.target == nil {
-			continue
-		}
-		fi, ok := r.fileIdx[c.target.root]
-		if !ok || r.files[fi].mod != nil {
-			continue
-		}
-		c.root = newModule(c, nil, "")
-		c.root.dir = path.Dir(c.target.root)
-		queue := r.attach(c.root, fi, nil)
-		for len(queue) > 0 {
-			t := queue[0]
-			queue = queue[1:]
-			found := false
-			for i, cand := range t.cands {
-				cfi, ok := r.fileIdx[cand]
-				if !ok {
-					continue
-				}
-				found = true
-				if t.mod.dir == "" {
-					t.mod.dir = t.dirs[i]
-				}
-				queue = r.attach(t.mod, cfi, queue)
-				if !t.all {
-					break
-				}
-			}
-			if !found {
-				r.problemf(analyze.ProblemLoad, r.files[t.file].path, t.line,
-					"no file for `mod %s;` (looked for %s); its items are missing", t.name, t.lookedFor)
-			}
-		}
+		r.attachCrate(c)
 	}
 	r.attachOrphans()
+}
+
+// attachCrate attaches the crate's root file and, breadth first, the files
+// of its `mod x;` declarations.
+func (r *resolver) attachCrate(c *crateInfo) {
+	if c.target == nil || c.root != nil {
+		return
+	}
+	fi, ok := r.fileIdx[c.target.root]
+	if !ok || r.files[fi].mod != nil {
+		return
+	}
+	c.root = newModule(c, nil, "")
+	c.root.dir = path.Dir(c.target.root)
+	r.drain(r.attach(c.root, fi, nil), true)
+}
+
+// drain attaches the files that queued mod declarations name, reporting
+// declarations without a file when report is set.
+func (r *resolver) drain(queue []modTask, report bool) {
+	for len(queue) > 0 {
+		t := queue[0]
+		queue = queue[1:]
+		found := false
+		for i, cand := range t.cands {
+			cfi, ok := r.fileIdx[cand]
+			if !ok {
+				continue
+			}
+			found = true
+			if t.mod.dir == "" {
+				t.mod.dir = t.dirs[i]
+			}
+			queue = r.attach(t.mod, cfi, queue)
+			if !t.all {
+				break
+			}
+		}
+		if !found && report {
+			r.problemf(analyze.ProblemLoad, r.files[t.file].path, t.line,
+				"no file for `mod %s;` (looked for %s); its items are missing", t.name, t.lookedFor)
+		}
+	}
 }
 
 // attach makes file fi (part of) module m and queues its `mod x;` files.
@@ -197,6 +208,12 @@ func (r *resolver) attachOrphans() {
 			continue
 		}
 		c := r.crateForOrphan(fd.path)
+		if c.root == nil {
+			r.attachCrate(c)
+			if fd.mod != nil {
+				continue
+			}
+		}
 		base := path.Dir(c.target.root)
 		rel := fd.path
 		switch {
@@ -231,22 +248,7 @@ func (r *resolver) attachOrphans() {
 			}
 		}
 		fd.orphan = true
-		queue := r.attach(m, fi, nil)
-		for len(queue) > 0 {
-			t := queue[0]
-			queue = queue[1:]
-			for i, cand := range t.cands {
-				if cfi, ok := r.fileIdx[cand]; ok {
-					if t.mod.dir == "" {
-						t.mod.dir = t.dirs[i]
-					}
-					queue = r.attach(t.mod, cfi, queue)
-					if !t.all {
-						break
-					}
-				}
-			}
-		}
+		r.drain(r.attach(m, fi, nil), false)
 	}
 }
 
@@ -303,9 +305,12 @@ func (r *resolver) newCrate(t *targetInfo) *crateInfo {
 // sanitizeIdent turns a file or directory name into a module name.
 func sanitizeIdent(s string) string {
 	var b strings.Builder
-	for i, r := range s {
+	if s != "" && '0' <= s[0] && s[0] <= '9' {
+		b.WriteByte('_')
+	}
+	for _, r := range s {
 		switch {
-		case r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || (i > 0 && '0' <= r && r <= '9'):
+		case r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9'):
 			b.WriteRune(r)
 		case r == '-' || r == '.' || r == ' ':
 			b.WriteByte('_')

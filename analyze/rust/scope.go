@@ -222,7 +222,16 @@ func (r *resolver) resolveUse(u *useRef) resolution {
 func (r *resolver) step(cur resolution, seg string, depth int) resolution {
 	var res resolution
 	for _, m := range cur.mods {
-		res.merge(r.lookup(m, seg, depth))
+		switch seg {
+		case "super":
+			if m.parent != nil {
+				res.mods = append(res.mods, m.parent)
+			}
+		case "self":
+			res.mods = append(res.mods, m)
+		default:
+			res.merge(r.lookup(m, seg, depth))
+		}
 	}
 	for _, s := range cur.syms {
 		for _, t := range r.typeTargets(s, 0) {

@@ -119,7 +119,11 @@ func parseExternCrate(src []byte, toks []token, line int32) (useDecl, bool) {
 				alias = tokText(src, toks[i+3])
 			}
 			if name == "self" {
-				return useDecl{}, false
+				// `extern crate self as me;` names the crate itself.
+				if alias == name {
+					return useDecl{}, false
+				}
+				return useDecl{path: []string{"crate"}, alias: alias, pub: pub, line: line}, true
 			}
 			return useDecl{path: []string{name}, alias: alias, pub: pub, line: line, extern: true}, true
 		}
