@@ -131,6 +131,8 @@ func (x *extractor) pathAt(it *item, toks []token, i int, macro bool, isBound fu
 	case len(segs) == 1 && next.k == tPunct && isPunct(src, next, ":"):
 		// A field name in a struct literal or pattern, or a typed binding.
 	case len(segs) == 1 && isBound(segs[0]):
+	case len(segs) == 1 && isLower(segs[0]) && next.k == tPunct && isPunct(src, next, "."):
+		// A receiver variable (user.name()); statics and consts are upper case.
 	default:
 		it.refs = append(it.refs, ref{kind: refValue, line: line, path: segs})
 	}
@@ -237,9 +239,8 @@ func (x *extractor) letAt(it *item, toks []token, i int, bound *[]string) int {
 		for k < len(toks) && (isPunct(src, toks[k], "&") || isIdent(src, toks[k], "mut")) {
 			k++
 		}
-		if k < len(toks) && isIdent(src, toks[k], "self") {
-			chain, method := selfCall(src, toks, k)
-			if method != "" {
+		if k+1 < len(toks) && toks[k].k == tIdent && isPunct(src, toks[k+1], ".") {
+			if chain, method := recvCall(src, toks, k); method != "" {
 				it.locals = append(it.locals, local{name: name, initRecv: chain, initMethod: method})
 				return j
 			}
@@ -307,9 +308,12 @@ func (x *extractor) closureParams(it *item, toks []token, i int, bound *[]string
 	return i
 }
 
-// selfCall reads `self.a.b.m(` at toks[k] and returns [self a b] and m.
-func selfCall(src []byte, toks []token, k int) ([]string, string) {
-	chain := []string{"self"}
+// recvCall reads `x.a.b.m(` at toks[k] and returns [x a b] and m.
+func recvCall(src []byte, toks []token, k int) ([]string, string) {
+	if keywords[tokText(src, toks[k])] {
+		return nil, ""
+	}
+	chain := []string{tokText(src, toks[k])}
 	j := k + 1
 	for j+1 < len(toks) && isPunct(src, toks[j], ".") && toks[j+1].k == tIdent && len(chain) < 5 {
 		name := tokText(src, toks[j+1])

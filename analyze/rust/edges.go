@@ -337,7 +337,15 @@ func (r *resolver) collapseTraitFamily(cands []analyze.SymID) []analyze.SymID {
 // not in the repository (a String parameter, a HashMap field) gives no
 // types but known=true: its methods are not ours.
 func (r *resolver) recvTypes(sc *scope, chain []string) ([]analyze.SymID, bool) {
-	cur, known := r.headTypes(sc, chain[0])
+	return r.recvTypesDepth(sc, chain, 0)
+}
+
+// maxInitDepth bounds how many locals initialised from one another
+// (let a = b.f(); let b = …) are followed.
+const maxInitDepth = 4
+
+func (r *resolver) recvTypesDepth(sc *scope, chain []string, depth int) ([]analyze.SymID, bool) {
+	cur, known := r.headTypes(sc, chain[0], depth)
 	if !known {
 		return nil, false
 	}
@@ -367,7 +375,7 @@ func (r *resolver) recvTypes(sc *scope, chain []string) ([]analyze.SymID, bool) 
 
 // headTypes returns the types of the first name of a receiver chain: self,
 // a local or parameter, or a static or const.
-func (r *resolver) headTypes(sc *scope, head string) ([]analyze.SymID, bool) {
+func (r *resolver) headTypes(sc *scope, head string, depth int) ([]analyze.SymID, bool) {
 	if head == "self" {
 		return sc.selfTypes, len(sc.selfTypes) > 0
 	}
@@ -381,8 +389,8 @@ func (r *resolver) headTypes(sc *scope, head string) ([]analyze.SymID, bool) {
 			return r.typesOf(sc, l.typ), true
 		case l.typed:
 			return nil, true
-		case l.init != nil || l.initMethod != "":
-			if types := r.initTypes(sc, l); len(types) > 0 {
+		case (l.init != nil || l.initMethod != "") && depth < maxInitDepth:
+			if types := r.initTypes(sc, l, depth+1); len(types) > 0 {
 				return types, true
 			}
 		}
@@ -404,11 +412,11 @@ func (r *resolver) headTypes(sc *scope, head string) ([]analyze.SymID, bool) {
 // `let svc = new_service();`, `let user = self.get(id)?;`. A constructor
 // of a type outside it (`T::new()` with T in the repository but new
 // derived) falls back to T.
-func (r *resolver) initTypes(sc *scope, l *local) []analyze.SymID {
+func (r *resolver) initTypes(sc *scope, l *local, depth int) []analyze.SymID {
 	var callees []analyze.SymID
 	if l.init != nil {
 		callees = r.resolve(sc, l.init).syms
-	} else if types, ok := r.recvTypes(sc, l.initRecv); ok {
+	} else if types, ok := r.recvTypesDepth(sc, l.initRecv, depth); ok {
 		callees = r.methodsOn(types, l.initMethod)
 	}
 	var out []analyze.SymID

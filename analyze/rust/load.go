@@ -154,10 +154,13 @@ func parseAll(ctx context.Context, root string, paths []string, opt Options) []p
 		all = append(all, tp)
 		idle <- tp
 	}
-	cancelled := false
+	cancelled, closed := false, false
 	stop := context.AfterFunc(ctx, func() {
 		mu.Lock()
 		defer mu.Unlock()
+		if closed {
+			return // the flags are freed
+		}
 		cancelled = true
 		for _, tp := range all {
 			tp.flag.set()
@@ -191,9 +194,14 @@ func parseAll(ctx context.Context, root string, paths []string, opt Options) []p
 	}
 	p.Wait()
 	stop()
+	// The AfterFunc may be running even though stop returned; the lock
+	// makes it finish before, or skip, touching the flags freed here.
+	mu.Lock()
+	closed = true
 	for _, tp := range all {
 		tp.close()
 	}
+	mu.Unlock()
 	return results
 }
 

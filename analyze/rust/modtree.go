@@ -253,8 +253,8 @@ func (r *resolver) attachOrphans() {
 }
 
 // crateForOrphan picks the crate that owns a file no root reached: the
-// library (else the first target) of the nearest package, else the pseudo
-// crate of files outside any package.
+// library (else the first target) of the nearest package, else a pseudo
+// crate for files outside any package.
 func (r *resolver) crateForOrphan(p string) *crateInfo {
 	for dir := path.Dir(p); ; dir = path.Dir(dir) {
 		if cs := r.cratesByPkgDir[dir]; len(cs) > 0 {
@@ -264,29 +264,45 @@ func (r *resolver) crateForOrphan(p string) *crateInfo {
 			break
 		}
 	}
-	return r.pseudoCrate()
+	return r.pseudoCrate(p)
 }
 
-// pseudoCrate is the crate of files that no Cargo package owns, named
-// after the repository directory.
-func (r *resolver) pseudoCrate() *crateInfo {
-	if r.pseudo != nil {
-		return r.pseudo
-	}
-	name := sanitizeIdent(path.Base(r.rootName))
-	if name == "" {
-		name = "crate"
-	}
-	p := &pkgInfo{name: name, dir: ".", pseudo: true, deps: map[string]string{}}
-	t := &targetInfo{kind: kindLib, name: name, root: "lib.rs", pkg: p}
-	for _, cand := range []string{"src/lib.rs", "lib.rs", "src/main.rs", "main.rs"} {
-		if _, ok := r.fileIdx[cand]; ok {
-			t.root = cand
+// pseudoCrate returns the crate of a file that no Cargo package owns. A
+// file under some X/src/ belongs to a crate named X rooted at X/src/lib.rs
+// (or main.rs); any other file to one named after the repository directory,
+// rooted at lib.rs or main.rs (at the top or in src/).
+func (r *resolver) pseudoCrate(p string) *crateInfo {
+	dir, name := ".", r.rootName
+	parts := strings.Split(path.Dir(p), "/")
+	for i := len(parts) - 1; i >= 0; i-- {
+		if parts[i] == "src" {
+			dir = strings.Join(parts[:i], "/")
+			if dir == "" {
+				dir = "."
+			} else {
+				name = parts[i-1]
+			}
 			break
 		}
 	}
-	r.pseudo = r.newCrate(t)
-	return r.pseudo
+	if c := r.pseudos[dir]; c != nil {
+		return c
+	}
+	name = sanitizeIdent(path.Base(name))
+	if name == "" {
+		name = "crate"
+	}
+	pk := &pkgInfo{name: name, dir: dir, pseudo: true, deps: map[string]string{}}
+	t := &targetInfo{kind: kindLib, name: name, root: path.Join(dir, "lib.rs"), pkg: pk}
+	for _, cand := range []string{"src/lib.rs", "lib.rs", "src/main.rs", "main.rs"} {
+		if _, ok := r.fileIdx[path.Join(dir, cand)]; ok {
+			t.root = path.Join(dir, cand)
+			break
+		}
+	}
+	c := r.newCrate(t)
+	r.pseudos[dir] = c
+	return c
 }
 
 func (r *resolver) newCrate(t *targetInfo) *crateInfo {

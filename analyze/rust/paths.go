@@ -29,8 +29,9 @@ var primitives = map[string]bool{
 // (auto-deref): Box<dyn Store>.find() calls Store::find.
 var pointerWrappers = map[string]bool{"Box": true, "Rc": true, "Arc": true, "Pin": true, "Cow": true}
 
-// maxPathSegs bounds the segments kept for one path.
-const maxPathSegs = 16
+// maxPathSegs bounds the segments of one path; longer paths (only
+// machine-written code has them) are read but not recorded.
+const maxPathSegs = 64
 
 // readPath reads a path at toks[i]: an optional leading ::, then segments
 // joined by ::, skipping turbofish generic arguments (::<…>). It returns
@@ -41,9 +42,17 @@ func readPath(src []byte, toks []token, i int) (segs []string, j int, skipped []
 	if j < len(toks) && isPunct(src, toks[j], "::") {
 		j++
 	}
+	tooLong := false
+	defer func() {
+		if tooLong {
+			segs = nil
+		}
+	}()
 	for j < len(toks) && toks[j].k == tIdent {
 		if len(segs) < maxPathSegs {
 			segs = append(segs, tokText(src, toks[j]))
+		} else {
+			tooLong = true
 		}
 		j++
 		for j+1 < len(toks) && isPunct(src, toks[j], "::") && isPunct(src, toks[j+1], "<") {

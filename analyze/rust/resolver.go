@@ -29,7 +29,7 @@ type resolver struct {
 	cratesByPkgDir map[string][]*crateInfo
 	libByName      map[string]*crateInfo
 	pkgByName      map[string]*pkgInfo
-	pseudo         *crateInfo
+	pseudos        map[string]*crateInfo // pseudo crates by directory
 
 	symMod        []*module // module that contains each symbol
 	members       map[analyze.SymID]map[string][]analyze.SymID
@@ -52,6 +52,7 @@ func newResolver(facts *analyze.Facts, rootName string) *resolver {
 		cratesByPkgDir: map[string][]*crateInfo{},
 		libByName:      map[string]*crateInfo{},
 		pkgByName:      map[string]*pkgInfo{},
+		pseudos:        map[string]*crateInfo{},
 		members:        map[analyze.SymID]map[string][]analyze.SymID{},
 		fields:         map[analyze.SymID]map[string]analyze.SymID{},
 		supertraits:    map[analyze.SymID][]analyze.SymID{},
