@@ -42,11 +42,11 @@ func hasProblem(f *analyze.Facts, kind analyze.ProblemKind, path, text string) b
 // cost a problem, never the load.
 func TestHostileFiles(t *testing.T) {
 	root := writeTree(t, map[string]string{
-		"Cargo.toml":     "[package]\nname = \"hostile\"\nversion = \"0.1.0\"\n",
-		"src/lib.rs":     "mod bin;\nmod big;\nmod latin1;\npub fn ok() {}\n",
-		"src/bin.rs":     "\x7fELF\x00\x00\x00binary\x00",
-		"src/big.rs":     "pub fn big() {}\n" + strings.Repeat("// padding\n", 400),
-		"src/latin1.rs":  "/// Caf\xe9 docs.\npub fn caf\xe9() {}\npub fn fine() -> &'static str { \"na\xefve\" }\n",
+		"Cargo.toml":      "[package]\nname = \"hostile\"\nversion = \"0.1.0\"\n",
+		"src/lib.rs":      "mod bin;\nmod big;\nmod latin1;\npub fn ok() {}\n",
+		"src/bin.rs":      "\x7fELF\x00\x00\x00binary\x00",
+		"src/big.rs":      "pub fn big() {}\n" + strings.Repeat("// padding\n", 400),
+		"src/latin1.rs":   "/// Caf\xe9 docs.\npub fn caf\xe9() {}\npub fn fine() -> &'static str { \"na\xefve\" }\n",
 		"src/bad.toml.rs": "",
 	})
 	f, err := Load(context.Background(), root, Options{MaxFileSize: 2048})
@@ -214,22 +214,22 @@ exclude = ["crates/skipped"]
 [workspace.dependencies]
 shared-util = { path = "crates/util" }
 `,
-		"crates/util/Cargo.toml":      "[package]\nname = \"shared-util\"\nversion = \"0.1.0\"\n",
-		"crates/util/src/lib.rs":      "pub fn util_fn() {}\n",
-		"crates/app/Cargo.toml":       "[package]\nname = \"my-app\"\nversion = \"0.1.0\"\nbuild = \"gen/build.rs\"\n\n[lib]\nname = \"app_core\"\n\n[[bin]]\nname = \"cli\"\npath = \"cmd/cli.rs\"\n\n[dependencies]\nu = { package = \"shared-util\", path = \"../util\" }\nshared-util = { workspace = true }\n",
-		"crates/app/src/lib.rs":       "pub fn core_fn() { u::util_fn(); shared_util::util_fn(); }\n",
-		"crates/app/src/main.rs":      "fn main() { app_core::core_fn(); }\n",
-		"crates/app/cmd/cli.rs":       "fn main() { app_core::core_fn(); }\n",
-		"crates/app/src/bin/extra.rs": "fn main() {}\n",
-		"crates/app/src/bin/multi/main.rs": "mod helper;\nfn main() { helper::h(); }\n",
+		"crates/util/Cargo.toml":             "[package]\nname = \"shared-util\"\nversion = \"0.1.0\"\n",
+		"crates/util/src/lib.rs":             "pub fn util_fn() {}\n",
+		"crates/app/Cargo.toml":              "[package]\nname = \"my-app\"\nversion = \"0.1.0\"\nbuild = \"gen/build.rs\"\n\n[lib]\nname = \"app_core\"\n\n[[bin]]\nname = \"cli\"\npath = \"cmd/cli.rs\"\n\n[dependencies]\nu = { package = \"shared-util\", path = \"../util\" }\nshared-util = { workspace = true }\n",
+		"crates/app/src/lib.rs":              "pub fn core_fn() { u::util_fn(); shared_util::util_fn(); }\n",
+		"crates/app/src/main.rs":             "fn main() { app_core::core_fn(); }\n",
+		"crates/app/cmd/cli.rs":              "fn main() { app_core::core_fn(); }\n",
+		"crates/app/src/bin/extra.rs":        "fn main() {}\n",
+		"crates/app/src/bin/multi/main.rs":   "mod helper;\nfn main() { helper::h(); }\n",
 		"crates/app/src/bin/multi/helper.rs": "pub fn h() {}\n",
-		"crates/app/tests/it.rs":      "#[test]\nfn core_fn_works() { app_core::core_fn(); }\n",
-		"crates/app/examples/demo.rs": "fn main() {}\n",
-		"crates/app/benches/speed.rs": "fn main() {}\n",
-		"crates/app/gen/build.rs":     "fn main() {}\n",
-		"crates/skipped/Cargo.toml":   "[package]\nname = \"skipped\"\nversion = \"0.1.0\"\n",
-		"crates/skipped/src/lib.rs":   "pub fn skipped() {}\n",
-		"crates/nomanifest/src/lib.rs": "pub fn orphaned() {}\n",
+		"crates/app/tests/it.rs":             "#[test]\nfn core_fn_works() { app_core::core_fn(); }\n",
+		"crates/app/examples/demo.rs":        "fn main() {}\n",
+		"crates/app/benches/speed.rs":        "fn main() {}\n",
+		"crates/app/gen/build.rs":            "fn main() {}\n",
+		"crates/skipped/Cargo.toml":          "[package]\nname = \"skipped\"\nversion = \"0.1.0\"\n",
+		"crates/skipped/src/lib.rs":          "pub fn skipped() {}\n",
+		"crates/nomanifest/src/lib.rs":       "pub fn orphaned() {}\n",
 	})
 	f := loadDir(t, root, Options{})
 	checkWants(t, f, `
