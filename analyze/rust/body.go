@@ -1,5 +1,7 @@
 package rust
 
+import "strings"
+
 // maxRefsPerItem bounds the references kept for one item (a generated
 // function with a million-line match must not exhaust memory).
 const maxRefsPerItem = 20000
@@ -47,13 +49,13 @@ func (x *extractor) scanBody(idx int32, toks []token, macro bool) {
 		if t.k != tIdent {
 			continue
 		}
-		w := tokText(src, t)
+		w := tokBytes(src, t)
 		var prev token
 		if i > 0 {
 			prev = toks[i-1]
 		}
 		if prev.k == tPunct && isPunct(src, prev, "$") {
-			if !(macro && w == "crate") {
+			if !(macro && string(w) == "crate") {
 				continue
 			}
 		}
@@ -61,8 +63,8 @@ func (x *extractor) scanBody(idx int32, toks []token, macro bool) {
 			i = x.methodAt(it, toks, i)
 			continue
 		}
-		if keywords[w] {
-			switch w {
+		if keywords[string(w)] {
+			switch string(w) {
 			case "let":
 				i = x.letAt(it, toks, i, &bound)
 			case "fn", "struct", "enum", "trait", "type", "mod", "union":
@@ -91,7 +93,7 @@ func (x *extractor) scanBody(idx int32, toks []token, macro bool) {
 			}
 			continue
 		}
-		if primitives[w] {
+		if primitives[string(w)] {
 			continue
 		}
 		i = x.pathAt(it, toks, i, macro, isBound) - 1
@@ -105,7 +107,7 @@ func (x *extractor) boundScratch() []string { return x.bound[:0] }
 // returns the index after it.
 func (x *extractor) pathAt(it *item, toks []token, i int, macro bool, isBound func(string) bool) int {
 	src := x.src
-	segs, j, skipped := readPath(src, toks, i)
+	segs, j, skipped := readPathIn(x.in, src, toks, i)
 	if j <= i {
 		return i + 1
 	}
@@ -149,11 +151,11 @@ func (x *extractor) scanTypesInto(it *item, toks []token) {
 		if t.k != tIdent {
 			continue
 		}
-		w := tokText(x.src, t)
-		if (keywords[w] && !pathKeywords[w]) || primitives[w] || w == "self" {
+		w := tokBytes(x.src, t)
+		if (keywords[string(w)] && !pathKeywords[string(w)]) || primitives[string(w)] || string(w) == "self" {
 			continue
 		}
-		segs, j, _ := readPath(x.src, toks, i)
+		segs, j, _ := readPathIn(x.in, x.src, toks, i)
 		if j <= i {
 			continue
 		}
@@ -180,39 +182,113 @@ func (x *extractor) methodAt(it *item, toks []token, i int) int {
 		it.refs = append(it.refs, ref{
 			kind: refMethod,
 			line: int32(x.line(int(toks[i].s))),
-			path: []string{tokText(src, toks[i])},
+			path: []string{x.in.str(tokBytes(src, toks[i]))},
 			recv: recvChain(src, toks, i-1),
 		})
 	}
 	return j - 1
 }
 
+// maxRecvSteps bounds the steps of a receiver chain.
+const maxRecvSteps = 6
+
 // recvChain returns the receiver of the method call whose `.` is at
-// toks[dot]: [self], [self store], [user]; nil when the receiver is not a
-// plain chain of names (a call result, an index, a literal, a path).
+// toks[dot], as steps from its head: [self store] for self.store.m(),
+// [user] for user.m(), [self as_socket()] for self.as_socket().m(),
+// [Type::new() name] for Type::new().name.m(), [make()] for make().m().
+// A step ending in () is a call whose return type gives the next type; `?`
+// and .await are transparent. It returns nil when the receiver is not such
+// a chain (an index, a literal, a closure call, a turbofish call).
 func recvChain(src []byte, toks []token, dot int) []string {
-	var chain []string
+	var rev []string // steps, last first
 	k := dot - 1
-	for steps := 0; steps < 4 && k >= 0; steps++ {
+	for len(rev) <= maxRecvSteps && k >= 0 {
 		t := toks[k]
-		if t.k != tIdent {
-			return nil
-		}
-		w := tokText(src, t)
-		if keywords[w] && w != "self" {
-			return nil
-		}
-		chain = append([]string{w}, chain...)
-		if k >= 2 && isPunct(src, toks[k-1], ".") {
-			k -= 2
+		switch {
+		case isPunct(src, t, "?"):
+			k--
 			continue
-		}
-		if k >= 1 && isPunct(src, toks[k-1], "::") {
+		case isPunct(src, t, ")"):
+			o := matchOpen(src, toks, k)
+			if o < 1 || toks[o-1].k != tIdent || keywords[string(tokBytes(src, toks[o-1]))] {
+				return nil
+			}
+			name := tokText(src, toks[o-1]) + "()"
+			k = o - 1
+			switch {
+			case k >= 2 && isPunct(src, toks[k-1], "."):
+				rev = append(rev, name)
+				k -= 2
+				continue
+			case k >= 2 && isPunct(src, toks[k-1], "::"):
+				path := []string{name}
+				for k >= 2 && isPunct(src, toks[k-1], "::") && toks[k-2].k == tIdent {
+					path = append([]string{tokText(src, toks[k-2])}, path...)
+					k -= 2
+				}
+				if k >= 1 && (isPunct(src, toks[k-1], "::") || isPunct(src, toks[k-1], ">")) {
+					return nil
+				}
+				return finishChain(strings.Join(path, "::"), rev)
+			}
+			return finishChain(name, rev)
+		case t.k == tIdent:
+			w := tokText(src, t)
+			if w == "await" && k >= 2 && isPunct(src, toks[k-1], ".") {
+				k -= 2
+				continue
+			}
+			if keywords[w] && w != "self" {
+				return nil
+			}
+			if k >= 2 && isPunct(src, toks[k-1], ".") {
+				rev = append(rev, w)
+				k -= 2
+				continue
+			}
+			if k >= 1 && isPunct(src, toks[k-1], "::") {
+				return nil
+			}
+			return finishChain(w, rev)
+		default:
 			return nil
 		}
-		return chain
 	}
 	return nil
+}
+
+// finishChain returns head followed by the reversed steps.
+func finishChain(head string, rev []string) []string {
+	chain := make([]string, 0, len(rev)+1)
+	chain = append(chain, head)
+	for i := len(rev) - 1; i >= 0; i-- {
+		chain = append(chain, rev[i])
+	}
+	return chain
+}
+
+// matchOpen returns the index of the ( that the ) at toks[k] closes, or -1.
+func matchOpen(src []byte, toks []token, k int) int {
+	depth := 0
+	for j := k; j >= 0 && j > k-4096; j-- {
+		t := toks[j]
+		if t.k != tPunct || t.e-t.s != 1 {
+			continue
+		}
+		switch src[t.s] {
+		case ')', ']', '}':
+			depth++
+		case '(', '[', '{':
+			depth--
+			if depth == 0 {
+				if src[t.s] != '(' {
+					return -1
+				}
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // letAt reads `let [mut] name [: Type] [= …]` at toks[i], recording the
@@ -245,7 +321,7 @@ func (x *extractor) letAt(it *item, toks []token, i int, bound *[]string) int {
 				return j
 			}
 		}
-		if k < len(toks) && toks[k].k == tIdent && !keywords[tokText(src, toks[k])] {
+		if k < len(toks) && toks[k].k == tIdent && !keywords[string(tokBytes(src, toks[k]))] {
 			segs, e, _ := readPath(src, toks, k)
 			switch {
 			case e < len(toks) && isPunct(src, toks[e], "{") && len(segs) > 0:
@@ -291,7 +367,7 @@ func (x *extractor) closureParams(it *item, toks []token, i int, bound *[]string
 		if isPunct(src, t, "|") {
 			return j
 		}
-		if t.k == tIdent && !keywords[tokText(src, t)] && j+1 < len(toks) {
+		if t.k == tIdent && !keywords[string(tokBytes(src, t))] && j+1 < len(toks) {
 			n := toks[j+1]
 			switch {
 			case isPunct(src, n, ":"):
@@ -310,7 +386,7 @@ func (x *extractor) closureParams(it *item, toks []token, i int, bound *[]string
 
 // recvCall reads `x.a.b.m(` at toks[k] and returns [x a b] and m.
 func recvCall(src []byte, toks []token, k int) ([]string, string) {
-	if keywords[tokText(src, toks[k])] {
+	if keywords[string(tokBytes(src, toks[k]))] {
 		return nil, ""
 	}
 	chain := []string{tokText(src, toks[k])}

@@ -77,16 +77,22 @@
 //     one item of that name is in its scope.
 //
 // Edge.Exact is true when the path resolved through the module tree and
-// use declarations to exactly one item. Method calls are resolved through
-// the receiver's type when the syntax shows it (self, a typed parameter or
-// local, a field of those, a local initialised by a call whose return type
-// is known; generic parameters stand for their trait bounds); they are
-// exact when that gives one method. Otherwise a method call is matched by
-// name (Exact false) among the methods of types the file mentions, or a
-// name unique in the load; calls of very common method names (len, get,
-// clone…) are never matched by name alone, and more than three candidates
-// are dropped. Paths into crates outside the repository (std, registry
-// dependencies) resolve to nothing rather than to a guess.
+// use declarations to exactly one item. A method call is resolved through
+// its receiver's type when the syntax gives that away: self, a typed
+// parameter or local, a local initialised by a call, and chains of fields
+// and calls from those (self.store.get(), svc.find(x)?.name, Type::new().m())
+// using declared field and return types (Result<T, E> and Option<T> read as
+// T, Box/Rc/Arc/Pin/Cow seen through, generic parameters standing for their
+// trait bounds). Such a call is exact when that gives one method, and
+// dropped when the type is known but not the repository's (a String, a
+// HashMap, a type from a registry crate). Otherwise a method call is
+// matched by name (Exact false) among the methods of the types the file
+// mentions or imports, or to a name unique in the caller's crate; very
+// common names (len, get, clone…) are never matched by name alone, and more
+// than three candidates are dropped. A trait method and its implementations
+// matched together count as the trait method. Paths into crates outside the
+// repository (std, registry dependencies) resolve to nothing rather than to
+// a guess.
 //
 // Imports list, per file, the modules its use declarations, `mod x;`
 // declarations and qualified paths reach (where the named items are

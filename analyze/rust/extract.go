@@ -28,6 +28,7 @@ type extractor struct {
 	depth      int
 	toks       []token  // scratch for lexing
 	bound      []string // scratch: untyped local bindings of the body being scanned
+	in         interner // identifiers of this file
 	innerDocs  []string // the file's //! lines
 	modDocs    map[int32][]string
 }
@@ -63,7 +64,7 @@ func extract(tp *tsParser, src []byte, skipTests bool) *fileSyntax {
 		return nil
 	}
 	defer tree.Close()
-	x := &extractor{tp: tp, src: src, fs: &fileSyntax{}, skipTests: skipTests}
+	x := &extractor{tp: tp, src: src, fs: &fileSyntax{}, skipTests: skipTests, in: interner{}}
 	x.lineStarts = lineStarts(src)
 	x.fs.lines = len(x.lineStarts)
 	if len(src) > 0 && src[len(src)-1] == '\n' {

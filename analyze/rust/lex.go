@@ -245,6 +245,25 @@ func lexPrefixedLiteral(src []byte, i, to int) (int, bool) {
 // tokText returns the text of t.
 func tokText(src []byte, t token) string { return string(src[t.s:t.e]) }
 
+// tokBytes returns the bytes of t, for map lookups that need no string.
+func tokBytes(src []byte, t token) []byte { return src[t.s:t.e] }
+
+// interner hands out one string per distinct identifier of a file, so that
+// the thousands of repeated names in references share their memory.
+type interner map[string]string
+
+func (in interner) str(b []byte) string {
+	if in == nil {
+		return string(b)
+	}
+	if s, ok := in[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	in[s] = s
+	return s
+}
+
 // isPunct reports whether t is the punctuation p.
 func isPunct(src []byte, t token, p string) bool {
 	return t.k == tPunct && int(t.e-t.s) == len(p) && string(src[t.s:t.e]) == p

@@ -157,7 +157,7 @@ func TestScanBodyRefs(t *testing.T) {
 		"method get recv=self.store",
 		"value k",
 		"method method recv=obj",
-		"method chained",
+		"method chained recv=obj.method()",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("refs (-want +got):\n%s", diff)

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -77,10 +78,12 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 	for _, p := range paths {
 		d.files[p] = true
 	}
-	d.discover(paths)
-	facts.Problems = append(facts.Problems, d.problems...)
-
+	// Manifests are read while the files are parsed.
+	var wg conc.WaitGroup
+	wg.Go(func() { d.discover(paths) })
 	results := parseAll(ctx, abs, paths, opt)
+	wg.Wait()
+	facts.Problems = append(facts.Problems, d.problems...)
 
 	r := newResolver(facts, abs)
 	for _, res := range results {
@@ -214,7 +217,7 @@ func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) 
 			broken = true
 		}
 	}()
-	src, err := analyze.ReadSource(root, rel, opt.MaxFileSize)
+	src, err := readListed(root, rel, opt.MaxFileSize)
 	if err != nil {
 		return parsed{problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel, Msg: skipReason(err)}}}, false
 	}

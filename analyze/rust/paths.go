@@ -38,6 +38,11 @@ const maxPathSegs = 64
 // the segments, the index after the path, and the token ranges of skipped
 // generic arguments so that the caller can scan them as types.
 func readPath(src []byte, toks []token, i int) (segs []string, j int, skipped [][2]int) {
+	return readPathIn(nil, src, toks, i)
+}
+
+// readPathIn is readPath with identifiers taken from an interner.
+func readPathIn(in interner, src []byte, toks []token, i int) (segs []string, j int, skipped [][2]int) {
 	j = i
 	if j < len(toks) && isPunct(src, toks[j], "::") {
 		j++
@@ -50,7 +55,7 @@ func readPath(src []byte, toks []token, i int) (segs []string, j int, skipped []
 	}()
 	for j < len(toks) && toks[j].k == tIdent {
 		if len(segs) < maxPathSegs {
-			segs = append(segs, tokText(src, toks[j]))
+			segs = append(segs, in.str(tokBytes(src, toks[j])))
 		} else {
 			tooLong = true
 		}
@@ -162,7 +167,7 @@ func typeDisplay(src []byte, toks []token) string {
 	if len(toks) == 0 {
 		return ""
 	}
-	if toks[0].k == tIdent && !keywords[tokText(src, toks[0])] || isPunct(src, toks[0], "::") {
+	if toks[0].k == tIdent && !keywords[string(tokBytes(src, toks[0]))] || isPunct(src, toks[0], "::") {
 		segs, j, _ := readPath(src, toks, 0)
 		if len(segs) > 0 {
 			if j < len(toks) && isPunct(src, toks[j], "<") {
@@ -200,7 +205,7 @@ func readBounds(src []byte, toks []token, i int) (bounds [][]string, j int) {
 			return bounds, j
 		case t.k == tIdent && isIdent(src, t, "for") && j+1 < len(toks) && isPunct(src, toks[j+1], "<"):
 			j = skipAngle(src, toks, j+1)
-		case t.k == tIdent && !keywords[tokText(src, t)] || isPunct(src, t, "::"):
+		case t.k == tIdent && !keywords[string(tokBytes(src, t))] || isPunct(src, t, "::"):
 			segs, k, _ := readPath(src, toks, j)
 			if len(segs) > 0 {
 				bounds = append(bounds, segs)

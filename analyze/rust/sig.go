@@ -196,15 +196,15 @@ func (x *extractor) scanTypes(idx int32, toks []token) {
 			continue
 		}
 		if t.k == tIdent {
-			w := tokText(src, t)
-			if (keywords[w] && !pathKeywords[w]) || primitives[w] || w == "self" {
+			w := tokBytes(src, t)
+			if (keywords[string(w)] && !pathKeywords[string(w)]) || primitives[string(w)] || string(w) == "self" {
 				continue
 			}
 			if i > 0 && isPunct(src, toks[i-1], "$") {
 				continue
 			}
 		}
-		segs, j, skipped := readPath(src, toks, i)
+		segs, j, skipped := readPathIn(x.in, src, toks, i)
 		if j <= i {
 			continue
 		}
