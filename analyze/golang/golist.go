@@ -126,7 +126,7 @@ func (l *loader) listErrorHint(msg string) string {
 	}
 	for _, s := range []string{"missing go.sum entry", "no required module provides", "module lookup disabled", "cannot find module"} {
 		if strings.Contains(msg, s) {
-			return msg + " (offline: run `go mod download` in the module, or allow network access)"
+			return msg + " (offline: run `go mod download` or `go mod tidy` in the module, or allow network access)"
 		}
 	}
 	return msg
