@@ -235,28 +235,49 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 	for i := 0; i < workers; i++ {
 		p.Go(func() {
 			for n := range ready {
-				if l.ctx.Err() == nil {
-					l.check(fset, n, sizes)
-				}
-				for _, r := range n.rdeps {
-					if r.pending.Add(-1) == 0 {
-						ready <- r
+				func() {
+					// Whatever happens to this package, its dependents must
+					// be released and the count kept, or the pool would wait
+					// forever.
+					released := false
+					release := func() {
+						released = true
+						for _, r := range n.rdeps {
+							if r.pending.Add(-1) == 0 {
+								ready <- r
+							}
+						}
 					}
-				}
-				if n.full && l.ctx.Err() == nil {
-					res := l.extractTyped(fset, n, repo)
-					mu.Lock()
-					if res != nil {
-						l.results = append(l.results, res)
-					} else {
-						failed = append(failed, n)
+					defer func() {
+						if r := recover(); r != nil {
+							mu.Lock()
+							l.problems = append(l.problems, analyze.Problem{Kind: analyze.ProblemLoad,
+								Msg: fmt.Sprintf("internal error loading %s: %v", n.pkg.ID, r)})
+							mu.Unlock()
+						}
+						if !released {
+							release()
+						}
+						n.info, n.files = nil, nil
+						if remaining.Add(-1) == 0 {
+							close(ready)
+						}
+					}()
+					if l.ctx.Err() == nil {
+						l.check(fset, n, sizes)
 					}
-					mu.Unlock()
-				}
-				n.info, n.files = nil, nil
-				if remaining.Add(-1) == 0 {
-					close(ready)
-				}
+					release()
+					if n.full && l.ctx.Err() == nil {
+						res := l.extractTyped(fset, n, repo)
+						mu.Lock()
+						if res != nil {
+							l.results = append(l.results, res)
+						} else {
+							failed = append(failed, n)
+						}
+						mu.Unlock()
+					}
+				}()
 			}
 		})
 	}

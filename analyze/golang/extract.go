@@ -202,7 +202,7 @@ func (x *extractor) resetDecl() {
 }
 
 func (x *extractor) funcDecl(d *ast.FuncDecl) {
-	if d.Name == nil || d.Name.Name == "_" {
+	if d.Name == nil || d.Name.Name == "_" || d.Type == nil {
 		return
 	}
 	x.resetDecl()
@@ -240,7 +240,7 @@ func (x *extractor) funcDecl(d *ast.FuncDecl) {
 }
 
 func (x *extractor) typeSpec(gd *ast.GenDecl, ts *ast.TypeSpec) {
-	if ts.Name == nil || ts.Name.Name == "_" {
+	if ts.Name == nil || ts.Name.Name == "_" || ts.Type == nil {
 		return
 	}
 	x.resetDecl()
@@ -363,7 +363,7 @@ func (x *extractor) interfaceMethods(ik key, ifaceName string, it *ast.Interface
 			}
 			s := analyze.Symbol{Name: name.Name, Container: ifaceName, Kind: analyze.KindMethod,
 				Start: x.startLine(f.Doc, f.Pos()), End: x.endLine(f.End()), Doc: docText(f.Doc, f.Comment)}
-			if ft != nil {
+			if ft != nil && ft.Params != nil {
 				s.Signature = capText(name.Name+x.text(ft.Params.Pos(), ft.End()), maxSignature)
 			}
 			if mk, ok := x.addSym(name, s, ik); ok {

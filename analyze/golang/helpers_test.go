@@ -1,8 +1,11 @@
 package golang
 
 import (
+	"errors"
 	"go/parser"
 	"go/token"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -226,4 +229,47 @@ func FuzzExtractSource(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestUnavailableModules(t *testing.T) {
+	msg := "err: exit status 1: stderr: go: downloading github.com/google/go-cmp v0.6.0\n" +
+		"go: downloading golang.org/x/telemetry v0.0.0-20261009151841-97e8ea77aa2a\n" +
+		"go: github.com/google/go-cmp@v0.6.0: module lookup disabled by GOPROXY=off\n" +
+		"go: example.com/main@v1.0.0: whatever\n"
+	got := unavailableModules(msg, "example.com/main")
+	if diff := cmp.Diff([]string{"github.com/google/go-cmp"}, got); diff != "" {
+		t.Errorf("unavailableModules (-want +got):\n%s", diff)
+	}
+	if got := goListMessage(errors.New(msg)); got != "github.com/google/go-cmp@v0.6.0: module lookup disabled by GOPROXY=off; example.com/main@v1.0.0: whatever" {
+		t.Errorf("goListMessage = %q", got)
+	}
+}
+
+func TestTempModfileDrops(t *testing.T) {
+	dir := t.TempDir()
+	gomod := "module example.com/m\n\ngo 1.22\n\nrequire (\n\texample.com/a v1.0.0\n\texample.com/b v1.0.0\n)\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), []byte("example.com/a v1.0.0 h1:x=\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmp, cleanup, err := tempModfile(dir, []string{"example.com/a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	data, err := os.ReadFile(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "example.com/a") || !strings.Contains(string(data), "example.com/b v1.0.0") {
+		t.Errorf("temporary go.mod:\n%s", data)
+	}
+	if sum, err := os.ReadFile(filepath.Join(filepath.Dir(tmp), "go.sum")); err != nil || string(sum) != "example.com/a v1.0.0 h1:x=\n" {
+		t.Errorf("go.sum copy = %q, %v", sum, err)
+	}
+	if orig, _ := os.ReadFile(filepath.Join(dir, "go.mod")); string(orig) != gomod {
+		t.Error("original go.mod changed")
+	}
 }
