@@ -42,21 +42,52 @@ type node struct {
 	info     *types.Info
 	typeErrs []types.Error
 	tainted  int8 // 1 when a package it depends on is missing, -1 when not, 0 unknown
+	ident    string // see identity
+	reused   bool   // tpkg comes from an earlier unit (share.go)
+	checked  bool   // the type checker ran and returned normally
+}
+
+// listing is the outcome of one unit's go list.
+type listing struct {
+	roots []*packages.Package
+	probs []analyze.Problem
+	err   error
+	took  time.Duration
 }
 
 // loadTyped runs every unit of the layout and type-checks what it lists.
+// The go list of the next unit runs while the current one is checked:
+// with nested modules, each is a go command of its own.
 func (l *loader) loadTyped() {
-	for _, u := range l.lay.units(l.root, l.env) {
-		if l.ctx.Err() != nil {
-			return
+	units := l.lay.units(l.root, l.env)
+	lists := make([]chan listing, len(units))
+	for i := range lists {
+		lists[i] = make(chan listing, 1)
+	}
+	go func() {
+		for i, u := range units {
+			if l.ctx.Err() != nil {
+				lists[i] <- listing{err: l.ctx.Err()}
+				continue
+			}
+			t := time.Now()
+			roots, probs, err := l.list(u)
+			lists[i] <- listing{roots: roots, probs: probs, err: err, took: time.Since(t)}
 		}
-		l.loadUnit(u)
+	}()
+	for i, u := range units {
+		ls := <-lists[i]
+		if l.ctx.Err() != nil {
+			continue // drain the lister
+		}
+		l.problems = append(l.problems, ls.probs...)
+		l.loadUnit(u, ls)
 	}
 }
 
-func (l *loader) loadUnit(u *unit) {
+func (l *loader) loadUnit(u *unit, ls listing) {
 	start := time.Now()
-	roots, err := l.list(u)
+	roots, err := ls.roots, ls.err
 	if err != nil {
 		msg := goListMessage(err)
 		for _, m := range u.mods {
@@ -70,7 +101,8 @@ func (l *loader) loadUnit(u *unit) {
 		l.opt.logf("golang: go list in %s failed: %s", u.dir, msg)
 		return
 	}
-	tList := time.Since(start)
+	tList := ls.took
+	start = start.Add(-tList)
 
 	// The graph: every package but the generated test mains.
 	nodes := make(map[*packages.Package]*node)
@@ -105,15 +137,17 @@ func (l *loader) loadUnit(u *unit) {
 		}
 	}
 
-	fset := token.NewFileSet()
+	fset := l.fset
+	reused := l.planReuse(order)
 	l.parseAll(fset, order)
 	tParse := time.Since(start) - tList
 	if l.ctx.Err() != nil {
 		return
 	}
 	l.checkAll(fset, order, repo)
-	l.opt.logf("golang: %s: %d packages; go list %v, parse %v, check+extract %v",
-		u.dir, len(order), tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
+	l.remember(order)
+	l.opt.logf("golang: %s: %d packages (%d checked by an earlier module); go list %v, parse %v, check+extract %v",
+		u.dir, len(order), reused, tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
 		(time.Since(start) - tList - tParse).Round(time.Millisecond))
 }
 
@@ -263,7 +297,7 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 							close(ready)
 						}
 					}()
-					if l.ctx.Err() == nil {
+					if l.ctx.Err() == nil && !n.reused {
 						l.check(fset, n, sizes)
 					}
 					release()
@@ -348,6 +382,7 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 		l.checkDecl.Add(int64(time.Since(t0)))
 	}
 	n.tpkg, n.info = tpkg, info
+	n.checked = true
 }
 
 // goVersion is the language version to check a package with: its module's

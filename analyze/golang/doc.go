@@ -21,6 +21,15 @@
 // build cache; export data from go list -export would compile every
 // dependency (and the repository itself) first.
 //
+// Nested modules (each its own go list) share the work: the go list of the
+// next module runs while the current one is checked, all modules share one
+// token.FileSet, and a dependency package identical to one an earlier
+// module checked (same import path, files, language version and
+// dependencies, recursively) reuses that *types.Package instead of being
+// checked again. On grpc-go (a dozen nested modules that reach the main
+// module through replace directives) this cut a cold load from about 10 s
+// to about 4 s of CPU.
+//
 // Every file is analysed once: when go list reports a package and its test
 // variant, the files come from the test variant, which holds them all.
 // Symbols are keyed by the position of their declaring identifier, so

@@ -28,7 +28,11 @@ const maxModRetries = 3
 // and go.sum (never the repository's own files), dropping the unavailable
 // requirements from the copy; packages that import them then report the
 // import as missing and keep partial types.
-func (l *loader) list(u *unit) ([]*packages.Package, error) {
+//
+// It may run while another unit is being checked: it reads only the
+// loader's immutable fields and returns its problems instead of recording
+// them.
+func (l *loader) list(u *unit) ([]*packages.Package, []analyze.Problem, error) {
 	cfg := &packages.Config{
 		Mode:    listMode,
 		Context: l.ctx,
@@ -38,8 +42,9 @@ func (l *loader) list(u *unit) ([]*packages.Package, error) {
 	}
 	pkgs, err := packages.Load(cfg, u.patterns...)
 	if u.modfile == nil {
-		return pkgs, err
+		return pkgs, nil, err
 	}
+	var probs []analyze.Problem
 	var dropped []string
 	for attempt := 0; attempt < maxModRetries && l.ctx.Err() == nil; attempt++ {
 		var drop []string
@@ -77,11 +82,11 @@ func (l *loader) list(u *unit) ([]*packages.Package, error) {
 			if rel, ok := l.relOf(filepath.Join(u.modfile.dir, "go.mod")); ok {
 				p.Path = rel
 			}
-			l.problems = append(l.problems, p)
+			probs = append(probs, p)
 		}
 		break
 	}
-	return pkgs, err
+	return pkgs, probs, err
 }
 
 // unavailableModules picks the requirements go list could not read out of

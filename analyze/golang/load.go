@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/token"
 	"os"
 	"path"
 	"path/filepath"
@@ -48,6 +49,8 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 		covered: make(map[string]bool),
 		ignored: make(map[string]bool),
 		reasons: make(map[string]string),
+		fset:    token.NewFileSet(),
+		shared:  make(sharedPackages),
 	}
 	return l.run(), nil
 }
@@ -69,6 +72,9 @@ type loader struct {
 	problems []analyze.Problem
 
 	checkFull, checkDecl atomic.Int64 // time spent type-checking, for Logf
+
+	fset   *token.FileSet // shared by all units, so that reused packages keep their positions
+	shared sharedPackages // packages checked by earlier units, by identity
 }
 
 func (l *loader) run() *analyze.Facts {

@@ -34,6 +34,9 @@ func (l *loader) parseAll(fset *token.FileSet, order []*node) {
 	byName := make(map[string]*parsedFile)
 	var list []*parsedFile
 	for _, n := range order {
+		if n.reused {
+			continue
+		}
 		for _, f := range n.goFiles {
 			pf := byName[f]
 			if pf == nil {
@@ -64,6 +67,9 @@ func (l *loader) parseAll(fset *token.FileSet, order []*node) {
 		}
 	}
 	for _, n := range order {
+		if n.reused {
+			continue
+		}
 		for _, f := range n.goFiles {
 			if pf := byName[f]; pf.ast != nil {
 				n.files = append(n.files, pf)
