@@ -41,7 +41,7 @@ type node struct {
 	tpkg     *types.Package
 	info     *types.Info
 	typeErrs []types.Error
-	tainted  int8 // 1 when a package it depends on is missing, -1 when not, 0 unknown
+	tainted  int8   // 1 when a package it depends on is missing, -1 when not, 0 unknown
 	ident    string // see identity
 	reused   bool   // tpkg comes from an earlier unit (share.go)
 	checked  bool   // the type checker ran and returned normally
