@@ -1,0 +1,46 @@
+// Package index owns ctxexpand's on-disk index: what one run learned
+// about a repository, kept so that the next run only re-analyses what
+// changed. It is plain Go over plain files, imports no language loader,
+// and needs no setup: the pipeline opens it under the user's cache
+// directory and hands it to the loaders, which decide what to store.
+//
+// # Layout
+//
+// Everything lives under <dir>/index-v<FormatVersion>/ ([DefaultDir] is
+// ctxexpand under the user cache directory):
+//
+//   - objects/<kind>/<aa>/<key>: entries addressed by a [Key], the
+//     SHA-256 of everything they were computed from ([Hasher]). Whole-
+//     repository snapshots live here, shared by every root whose inputs
+//     hash the same.
+//   - roots/<RootID>/: per repository root (by absolute path): the file
+//     table that lets [Store.HashFiles] skip unchanged files, one
+//     [Pack] per kind of small record (per-file or per-package results
+//     of the last run), and lastrun.json ([Run]) for `ctxexpand index
+//     --stats`.
+//   - tmp/: temporary files, renamed into place when complete.
+//
+// # Safety
+//
+// Two processes may use one index at once. Every file is written to tmp/
+// and renamed over its destination, so readers see a whole old version or
+// a whole new one; entries are immutable and addressed by their inputs,
+// so concurrent writers of one key write the same bytes; a root's packs
+// and file table are last-writer-wins, which costs the loser some
+// recomputation, never a wrong answer. Every entry carries a CRC-32C and
+// its kind: a truncated, damaged or foreign file is removed, reported once
+// through [Options.Notice], and counted as a miss, and the caller
+// rebuilds it. A directory whose FORMAT marker is not this version's is
+// reset with a notice. Temporary files a killed run left behind are
+// removed after ten minutes; the trim lock ([Store.Trim]) is broken when
+// it is older than that.
+//
+// # Encoding
+//
+// Records are encoded with package [github.com/ctxexpand/ctxexpand/index/wire]
+// (varints and length-prefixed strings, no reflection); [EncodeFacts] and
+// [DecodeFacts] store a whole [analyze.Facts] with a string table.
+// BenchmarkFactsCodec measures it against encoding/gob: on facts of 20k
+// symbols and 100k edges, 7 ms to encode and 18 ms to decode a 1.1 MB
+// entry, against 85 ms, 28 ms and 3.4 MB for gob.
+package index
