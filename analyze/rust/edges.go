@@ -268,8 +268,8 @@ func (r *resolver) methodRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *re
 		}
 	}
 	cands := r.methodsByName[name]
-	if len(cands) == 0 {
-		return
+	if len(cands) == 0 || commonMethods[name] {
+		return // none, or too common to mean anything without the receiver's type
 	}
 	var sel []analyze.SymID
 	for _, c := range cands {
@@ -279,9 +279,9 @@ func (r *resolver) methodRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *re
 				break
 			}
 		}
-	}
-	if commonMethods[name] {
-		return // too common to mean anything without the receiver's type
+		if len(sel) > 64 {
+			return // far too many to be collapsed into one trait method
+		}
 	}
 	if len(sel) == 0 {
 		// No candidate's type is in scope: only a name unique in the
