@@ -43,6 +43,8 @@ func (x *extractor) scanBody(idx int32, toks []token, macro bool) {
 			case isPunct(src, t, "::") && i+1 < len(toks) && toks[i+1].k == tIdent &&
 				(i == 0 || (toks[i-1].k != tIdent && !isPunct(src, toks[i-1], ">"))):
 				i = x.pathAt(it, toks, i, macro, isBound) - 1
+			case isPunct(src, t, "<") && (i == 0 || closureStart(src, toks, i) || isPunct(src, toks[i-1], "(")):
+				i = x.qualifiedPathAt(it, toks, i) - 1
 			}
 			continue
 		}
@@ -141,6 +143,40 @@ func (x *extractor) pathAt(it *item, toks []token, i int, macro bool, isBound fu
 	for _, r := range skipped {
 		x.scanTypesInto(it, toks[r[0]:r[1]])
 	}
+	return j
+}
+
+// qualifiedPathAt reads a qualified path `<T as Trait>::f(…)` or
+// `<T>::f(…)` at toks[i] and records it as Trait::f (or T::f), with T and
+// Trait as type references. It returns the index after what it read.
+func (x *extractor) qualifiedPathAt(it *item, toks []token, i int) int {
+	src := x.src
+	end := skipAngle(src, toks, i)
+	if end <= i+1 || end+1 >= len(toks) || !isPunct(src, toks[end], "::") || toks[end+1].k != tIdent {
+		return i + 1
+	}
+	inner := toks[i+1 : end-1]
+	x.scanTypesInto(it, inner)
+	var head []string
+	for k := range inner {
+		if isIdent(src, inner[k], "as") {
+			head, _, _ = readPathIn(x.in, src, inner, k+1)
+			break
+		}
+	}
+	if head == nil {
+		head = typeHead(src, inner)
+	}
+	rest, j, _ := readPathIn(x.in, src, toks, end)
+	if head == nil || rest == nil {
+		return j
+	}
+	segs := append(append([]string(nil), head...), rest...)
+	kind := refValue
+	if j < len(toks) && isPunct(src, toks[j], "(") {
+		kind = refCall
+	}
+	it.refs = append(it.refs, ref{kind: kind, line: int32(x.line(int(toks[i].s))), path: segs})
 	return j
 }
 

@@ -19,11 +19,13 @@
 //     workspace crate a name like ws_core means. Files under no manifest
 //     form one pseudo crate named after the root directory.
 //  3. Parsing, in parallel on a bounded pool (sourcegraph/conc), one parser
-//     per worker: tree-sitter gives the declaration skeleton with exact
-//     spans; signatures and bodies are read by a small lexer instead of
-//     walking every node, because each node visit is a cgo call. Item-level
-//     macro bodies that look like items (cfg_rt! { pub mod runtime; }) are
-//     re-parsed in place so their items and modules are not lost.
+//     per worker, called through tree-sitter's C API (parse_string on the
+//     Go bytes, libc allocator; see cparse.go and alloc.go for why): the
+//     tree gives the declaration skeleton with exact spans; signatures and
+//     bodies are read by a small lexer instead of walking every node,
+//     because each node visit is a cgo call. Item-level macro bodies that
+//     look like items (cfg_rt! { pub mod runtime; }) are re-parsed in place
+//     so their items and modules are not lost.
 //  4. Resolution, on one goroutine: the module tree from crate roots through
 //     `mod x;` (x.rs or x/mod.rs, #[path], inline modules), use
 //     declarations (groups, globs, renames, pub use re-exports, extern

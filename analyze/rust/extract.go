@@ -67,8 +67,8 @@ func extract(tp *tsParser, src []byte, skipTests bool) *fileSyntax {
 	x := &extractor{tp: tp, src: src, fs: &fileSyntax{}, skipTests: skipTests, in: interner{}}
 	x.lineStarts = lineStarts(src)
 	x.fs.lines = len(x.lineStarts)
-	if len(src) > 0 && src[len(src)-1] == '\n' {
-		x.fs.lines--
+	if len(src) == 0 || src[len(src)-1] == '\n' {
+		x.fs.lines-- // no line after a final newline
 	}
 	root := tree.RootNode()
 	if root.HasError() {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 )
@@ -252,5 +253,33 @@ json! { "fn": "not rust" }
 	}
 	if fs.errors != 0 {
 		t.Errorf("macro bodies counted as syntax errors: %d", fs.errors)
+	}
+}
+
+// TestParsePathsAgree checks that the direct C parse path and
+// go-tree-sitter's Parse give the same extraction.
+func TestParsePathsAgree(t *testing.T) {
+	viaC := newTSParser()
+	defer viaC.close()
+	if viaC.c == nil {
+		t.Skip("the direct C path is not in use")
+	}
+	viaGo := &tsParser{p: sitter.NewParser(), flag: newCancelFlag()}
+	defer viaGo.close()
+	if err := viaGo.p.SetLanguage(language()); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../../testdata/rustsvc/src/*.rs")
+	files = append(files, "testdata/scenarios/macros.txtar", "testdata/scenarios/syntax_errors.txtar")
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := extract(viaC, src, false), extract(viaGo, src, false)
+		opts := cmp.AllowUnexported(fileSyntax{}, item{}, ref{}, useDecl{}, generic{}, local{})
+		if diff := cmp.Diff(b, a, opts); diff != "" {
+			t.Errorf("%s: C path differs from go-tree-sitter's (-go +c):\n%s", p, diff)
+		}
 	}
 }

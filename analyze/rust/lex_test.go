@@ -129,6 +129,8 @@ func TestScanBodyRefs(t *testing.T) {
     Point { x: 1, y } ;
     self.store.get(&k);
     obj.method().chained();
+    let d = <Cfg as Default>::default();
+    <Vec<u8>>::with_capacity(1);
 }`
 	fs := extractString(t, src)
 	var got []string
@@ -158,6 +160,11 @@ func TestScanBodyRefs(t *testing.T) {
 		"value k",
 		"method method recv=obj",
 		"method chained recv=obj.method()",
+		"type Cfg",
+		"type Default",
+		"call Default::default",
+		"type Vec",
+		"call Vec::with_capacity",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("refs (-want +got):\n%s", diff)

@@ -92,7 +92,26 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 			r.addFile(res.file, res.syn)
 		}
 	}
-	r.setupCrates(d.pkgs)
+	r.run(ctx, d.pkgs)
+	if ctx.Err() != nil {
+		facts.Partial = true
+		facts.Problemf(analyze.ProblemLimit, "", 0, "load stopped early (%v); the facts are partial", ctx.Err())
+	}
+	facts.Normalize()
+	return facts, nil
+}
+
+// run resolves the parsed files. A panic here is a defect of the loader,
+// not of the input; it is turned into a problem and the facts gathered so
+// far are kept, so that no repository can crash the caller.
+func (r *resolver) run(ctx context.Context, pkgs map[string]*pkgInfo) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.facts.Partial = true
+			r.problemf(analyze.ProblemLoad, "", 0, "internal error while resolving names, facts are partial (please report): %v", v)
+		}
+	}()
+	r.setupCrates(pkgs)
 	r.buildTree()
 	r.declare()
 	r.describeFiles()
@@ -102,12 +121,6 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 		r.linkTests()
 	}
 	r.emitImports()
-	if ctx.Err() != nil {
-		facts.Partial = true
-		facts.Problemf(analyze.ProblemLimit, "", 0, "load stopped early (%v); the facts are partial", ctx.Err())
-	}
-	facts.Normalize()
-	return facts, nil
 }
 
 // describeFiles fills each file's module path and crate name, and hands a
@@ -241,7 +254,7 @@ func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) 
 	res.syn = syn
 	if syn.errors > 0 {
 		res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemSyntax, Path: rel, Line: syn.errLine,
-			Msg: fmt.Sprintf("%d syntax error(s), the first here; declarations outside the broken regions are kept", syn.errors)})
+			Msg: fmt.Sprintf("tree-sitter could not parse %d region(s), the first here (invalid Rust, or syntax newer than the grammar); declarations outside them are kept", syn.errors)})
 	}
 	return res, false
 }

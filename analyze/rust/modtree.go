@@ -166,6 +166,17 @@ func (r *resolver) attach(m *module, fi int, queue []modTask) []modTask {
 		if !it.external {
 			if child.dir == "" {
 				child.dir = path.Join(parent.dir, it.name)
+				if len(it.paths) > 0 {
+					// #[path] on an inline module names the directory of
+					// its own `mod x;` declarations.
+					base := parent.dir
+					if it.mod < 0 {
+						base = path.Dir(fd.path)
+					}
+					if d := path.Join(base, it.paths[0]); analyze.CleanRel(d) {
+						child.dir = d
+					}
+				}
 			}
 			continue
 		}

@@ -81,35 +81,62 @@ const parseTimeout = 20 * time.Second
 // parse ends; bounded chunks keep re-reads after backtracking cheap.
 const chunkSize = 64 << 10
 
+// useCParser says whether parsers go through the C API directly (see
+// cParser), decided once by a self-test.
+var (
+	useCOnce  sync.Once
+	useCParse bool
+)
+
 // tsParser is one tree-sitter parser with its cancellation flag. It is not
 // safe for concurrent use; each worker owns one.
 type tsParser struct {
-	p    *sitter.Parser
+	c    *cParser       // the direct C path, or
+	p    *sitter.Parser // go-tree-sitter's
 	flag cancelFlag
 }
 
 func newTSParser() *tsParser {
+	language()
+	useCOnce.Do(func() { useCParse = cTreesOK() })
+	f := newCancelFlag()
+	timeout := uint64(parseTimeout / time.Microsecond)
+	if useCParse {
+		if c := newCParser(f, timeout); c != nil {
+			return &tsParser{c: c, flag: f}
+		}
+	}
 	p := sitter.NewParser()
 	if err := p.SetLanguage(language()); err != nil {
 		// The grammar is compiled in; an ABI mismatch is a build defect.
 		panic("rust: tree-sitter grammar rejected: " + err.Error())
 	}
-	f := newCancelFlag()
 	p.SetCancellationFlag(f.ptr()) //nolint:staticcheck // polled by C; the callback alternative crosses into Go every 100 operations
-	p.SetTimeoutMicros(uint64(parseTimeout / time.Microsecond))
+	p.SetTimeoutMicros(timeout)    //nolint:staticcheck // same
 	return &tsParser{p: p, flag: f}
 }
 
 func (t *tsParser) close() {
-	t.p.SetCancellationFlag(nil)
-	t.p.Close()
+	if t.c != nil {
+		t.c.close()
+	} else {
+		t.p.SetCancellationFlag(nil)
+		t.p.Close()
+	}
 	t.flag.free()
 }
 
-// parse parses src, or only the given ranges of it when ranges is non-empty
+// parse parses src, or only the given range of it when ranges is non-empty
 // (positions stay those of the whole source). It returns nil when the parse
 // was cancelled or timed out; the parser is reset for the next call.
 func (t *tsParser) parse(src []byte, ranges []sitter.Range) *sitter.Tree {
+	if t.c != nil {
+		if len(ranges) == 1 {
+			r := ranges[0]
+			return t.c.parse(src, int(r.StartByte), int(r.EndByte), r.StartPoint, r.EndPoint)
+		}
+		return t.c.parse(src, 0, 0, sitter.Point{}, sitter.Point{})
+	}
 	if err := t.p.SetIncludedRanges(ranges); err != nil {
 		return nil
 	}

@@ -269,3 +269,35 @@ func findEdgeFrom(f *analyze.Facts, from analyze.SymID, kind analyze.EdgeKind, t
 	}
 	return analyze.Edge{}, false
 }
+
+// FuzzLoad runs the whole loader, resolution included, on a small crate
+// whose files come from the fuzzer: the input is split at NUL bytes into
+// src/lib.rs, src/a.rs, src/a/b.rs and tests/t.rs.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte("mod a;\npub use a::b::*;\npub fn top() { a::f(); }\x00pub mod b;\npub fn f() { b::g(); super::top(); }\x00pub fn g() { crate::a::f() }\x00use fz::*;\n#[test] fn top_works() { top(); }"))
+	f.Add([]byte("pub use self::*;\nuse crate::a::*;\nmod a;\x00pub use super::*;\npub use crate::*;\x00\x00"))
+	f.Add([]byte("mod a { pub mod b { pub use super::super::a::*; } }\nimpl X for Y { fn m(&self) { self.m(); self.x.y().z()?.w(); } }\x00trait X: X {}\x00"))
+	f.Add([]byte("macro_rules! m { () => { m!() } }\nm!{ mod a; }\x00#[path = \"../../x.rs\"] mod p;\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parts := strings.SplitN(string(data), "\x00", 4)
+		names := []string{"src/lib.rs", "src/a.rs", "src/a/b.rs", "tests/t.rs"}
+		files := map[string]string{"Cargo.toml": "[package]\nname = \"fz\"\nversion = \"0.1.0\"\n"}
+		for i, p := range parts {
+			files[names[i]] = p
+		}
+		facts, err := Load(context.Background(), writeTree(t, files), Options{Workers: 1})
+		if err != nil {
+			t.Fatalf("Load: %v", err)
+		}
+		for _, p := range facts.Problems {
+			if strings.Contains(p.Msg, "internal error") {
+				t.Fatalf("loader defect: %s", p)
+			}
+		}
+		for _, e := range facts.Edges {
+			if int(e.From) >= len(facts.Symbols) || int(e.To) >= len(facts.Symbols) || e.From == e.To {
+				t.Fatalf("bad edge %+v", e)
+			}
+		}
+	})
+}
