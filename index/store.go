@@ -63,8 +63,12 @@ type Store struct {
 
 // KindStats counts what one run did with the entries of one kind.
 type KindStats struct {
-	Hits, Misses, Writes, Corrupt int64
-	BytesRead, BytesWritten       int64
+	Hits         int64 `json:"hits"`
+	Misses       int64 `json:"misses"`
+	Writes       int64 `json:"writes"`
+	Corrupt      int64 `json:"corrupt,omitempty"`
+	BytesRead    int64 `json:"bytes_read"`
+	BytesWritten int64 `json:"bytes_written"`
 }
 
 const formatFile = "FORMAT"
@@ -344,7 +348,7 @@ func (s *Store) RunStats() []NamedStats {
 
 // NamedStats is a kind's counters.
 type NamedStats struct {
-	Kind string
+	Kind string `json:"kind"`
 	KindStats
 }
 

@@ -69,6 +69,14 @@ type fileTokens struct {
 // BuildIndex reads every file of the facts through src and indexes it.
 // Files that cannot be read are indexed by path only.
 func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, error) {
+	store, _ := src.(IndexStore) // lexcache.go
+	if store != nil {
+		if data, ok := store.LoadLexicalIndex(); ok {
+			if ix, err := decodeIndex(data, facts); err == nil {
+				return ix, nil
+			}
+		}
+	}
 	ix := &Index{
 		facts:   facts,
 		terms:   map[string]int32{},
@@ -85,7 +93,11 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 			defer wg.Done()
 			tk := newTokenizer()
 			for i := range next {
-				per[i] = tk.file(facts, analyze.FileID(i), src)
+				if store != nil {
+					per[i] = tk.cachedFile(facts, analyze.FileID(i), src, store)
+				} else {
+					per[i] = tk.file(facts, analyze.FileID(i), src)
+				}
 			}
 		}()
 	}
@@ -150,6 +162,9 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 	}
 	if ix.nFileDocs > 0 {
 		ix.avgFileLen = fileTotal / float64(ix.nFileDocs)
+	}
+	if store != nil {
+		store.StoreLexicalIndex(encodeIndex(ix))
 	}
 	return ix, nil
 }

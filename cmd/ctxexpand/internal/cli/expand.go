@@ -37,6 +37,7 @@ type expandOptions struct {
 	Truncate  string
 	Margin    float64
 	Context   int
+	Cache     cacheOptions
 }
 
 func newExpandOptions() *expandOptions {
@@ -65,6 +66,7 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Planner, "planner", "heuristic", "query planner: heuristic, or ollama (a local model; falls back to heuristic)")
 	f.StringVar(&o.Ollama, "ollama-host", "", "Ollama server for --planner ollama (default $OLLAMA_HOST or http://localhost:11434)")
 	f.StringVar(&o.Model, "ollama-model", "", "model for --planner ollama (default $OLLAMA_MODEL)")
+	o.Cache.addFlags(f)
 }
 
 func (o *expandOptions) validate() error {
@@ -133,7 +135,8 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	out, err := pipeline.Run(ctx, pipeline.Request{
+	run := o.Cache.start(io, o.Quiet)
+	req := pipeline.Request{
 		Root:         root,
 		Query:        o.Query,
 		Budget:       o.Budget,
@@ -150,10 +153,13 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		ContextLines: o.Context,
 		OllamaHost:   o.Ollama,
 		OllamaModel:  o.Model,
-	})
+	}
+	run.wire(&req.Load)
+	out, err := pipeline.Run(ctx, req)
 	if err != nil {
 		return err
 	}
+	run.finish(root)
 	if !o.Quiet {
 		out.WriteNotes(io.Err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/golang"
 	"github.com/ctxexpand/ctxexpand/analyze/rust"
+	"github.com/ctxexpand/ctxexpand/index"
 )
 
 // LoadOptions configures Load.
@@ -18,6 +19,22 @@ type LoadOptions struct {
 	// AllowNetwork lets the Go loader download missing modules.
 	AllowNetwork bool
 	Logf         func(format string, args ...any)
+
+	// Index, when set, is the on-disk index: unchanged inputs load from
+	// it and what is computed is stored in it (indexed.go).
+	Index *index.Store
+	// Notice receives index notices (a corrupt entry rebuilt).
+	Notice func(msg string)
+	// OnIndexed is told what a load through the index did.
+	OnIndexed func(IndexedLoad)
+
+	packs *packs        // set by loadIndexed for the loaders
+	state *indexedState // filled by loadIndexed for Open
+}
+
+// goOptions are the Go loader's options.
+func (opt LoadOptions) goOptions() golang.Options {
+	return golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork, Logf: opt.Logf}
 }
 
 // loader is a language loader as the pipeline sees it.
@@ -28,7 +45,7 @@ type loader struct {
 
 var loaders = []loader{
 	{analyze.LangGo, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
-		return golang.Load(ctx, root, golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork, Logf: opt.Logf})
+		return golang.Load(ctx, root, opt.goOptions())
 	}},
 	{analyze.LangRust, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
 		return rust.Load(ctx, root, rust.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore})
@@ -40,6 +57,9 @@ var loaders = []loader{
 // recorded as a problem and the other languages still load. A repository
 // with neither Go nor Rust files gives empty facts and a problem saying so.
 func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
+	if opt.Index != nil {
+		return loadIndexed(ctx, root, opt)
+	}
 	files, probs, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{Ignore: opt.Ignore})
 	if err != nil && len(files) == 0 {
 		return nil, fmt.Errorf("reading %s: %w", root, err)

@@ -44,6 +44,10 @@ type Request struct {
 	Truncation   string
 	TokenMargin  float64
 	ContextLines int
+
+	// Load configures loading (the on-disk index, notices); SkipTests is
+	// always false.
+	Load LoadOptions
 }
 
 // Session is a loaded repository that answers queries.
@@ -65,12 +69,17 @@ type Session struct {
 // Open loads and indexes the repository at root.
 func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 	start := time.Now()
+	if opt.Index != nil {
+		opt.state = &indexedState{}
+	}
 	facts, err := Load(ctx, root, opt)
 	if err != nil {
 		return nil, err
 	}
 	cache := newContentCache(facts)
-	eng, err := expand.NewEngine(ctx, facts, cache)
+	src, indexed := indexedSource(cache, opt, root, opt.state)
+	eng, err := expand.NewEngine(ctx, facts, src)
+	indexed(err == nil && ctx.Err() == nil)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("the time limit passed while indexing %s; raise --timeout", root)
@@ -99,7 +108,9 @@ type Output struct {
 
 // Run loads the repository and answers one query.
 func Run(ctx context.Context, req Request) (*Output, error) {
-	s, err := Open(ctx, req.Root, LoadOptions{SkipTests: false})
+	lo := req.Load
+	lo.SkipTests = false
+	s, err := Open(ctx, req.Root, lo)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,156 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang"
+	"github.com/ctxexpand/ctxexpand/index"
+)
+
+// Loading through the on-disk index.
+//
+// A run with an index first fingerprints its inputs: the content hash of
+// every Go and Rust file and of every manifest (go.mod, go.sum, go.work,
+// Cargo.toml, Cargo.lock, vendor/modules.txt), which the index's file
+// table answers without reading unchanged files; for Go, the go command's
+// environment and module cache (golang.Fingerprint); and the program's
+// own identity. Equal fingerprints mean equal facts, so a warm run with
+// nothing changed decodes the facts snapshot and analyses nothing. When
+// something changed, the loaders run with the index's packs of per-file
+// and per-package results (see each loader's Options.Cache) and redo only
+// what depends on the change; the new facts become the snapshot.
+
+// Snapshot outcomes, for statistics and notes.
+const (
+	snapshotHit  = "hit"
+	snapshotMiss = "miss"
+)
+
+// manifestNames are the files besides source files whose content a load
+// depends on.
+var manifestNames = map[string]bool{
+	"go.mod": true, "go.sum": true, "go.work": true, "go.work.sum": true,
+	"Cargo.toml": true, "Cargo.lock": true, "modules.txt": true,
+}
+
+// IndexedLoad is what a load through the index did, for statistics.
+type IndexedLoad struct {
+	Snapshot string        // snapshotHit or snapshotMiss
+	Inputs   int           // files fingerprinted
+	Took     time.Duration // fingerprinting and loading
+}
+
+// loadIndexed loads root through opt.Index.
+func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
+	start := time.Now()
+	st := opt.Index
+	key, inputs, err := snapshotKey(ctx, st, root, opt)
+	if err != nil {
+		return nil, err
+	}
+	if data, ok := st.Get("facts", key); ok {
+		facts, err := index.DecodeFacts(data, root)
+		if err == nil {
+			opt.setState(key)
+			opt.report(IndexedLoad{Snapshot: snapshotHit, Inputs: inputs, Took: time.Since(start)})
+			return facts, nil
+		}
+		opt.notice(fmt.Sprintf("index: the analysis snapshot could not be read and is rebuilt (%v)", err))
+	}
+	fresh := opt
+	fresh.Index = nil
+	fresh.packs = newPacks(st, root, opt)
+	facts, err := Load(ctx, root, fresh)
+	if err != nil {
+		return nil, err
+	}
+	if !facts.Partial && ctx.Err() == nil {
+		fresh.packs.flush()
+		st.Put("facts", key, index.EncodeFacts(facts))
+		opt.setState(key)
+	}
+	opt.report(IndexedLoad{Snapshot: snapshotMiss, Inputs: inputs, Took: time.Since(start)})
+	return facts, nil
+}
+
+// snapshotKey fingerprints everything a load of root depends on.
+func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOptions) (index.Key, int, error) {
+	all, _, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{AllFiles: true, Ignore: opt.Ignore})
+	if err != nil && len(all) == 0 {
+		return index.Key{}, 0, fmt.Errorf("reading %s: %w", root, err)
+	}
+	var inputs, goFiles []string
+	for _, p := range all {
+		base := path.Base(p)
+		switch {
+		case strings.HasSuffix(base, ".go"):
+			goFiles = append(goFiles, p)
+			inputs = append(inputs, p)
+		case strings.HasSuffix(base, ".rs"), manifestNames[base]:
+			inputs = append(inputs, p)
+		}
+	}
+	hashes, err := st.HashFiles(ctx, root, inputs)
+	if err != nil {
+		return index.Key{}, 0, err
+	}
+	h := index.NewHasher("facts").String(st.ExecutableID()).String(root).
+		Bool(opt.SkipTests).Bool(opt.AllowNetwork)
+	for _, fh := range hashes {
+		h.String(fh.Path)
+		if fh.Err != nil {
+			h.String("unreadable")
+		} else {
+			h.String(fh.Hash)
+		}
+	}
+	if len(goFiles) > 0 {
+		fp, err := golang.Fingerprint(ctx, root, goFiles, opt.goOptions())
+		if err != nil {
+			return index.Key{}, 0, err
+		}
+		h.String(fp)
+	}
+	return h.Sum(), len(inputs), ctx.Err()
+}
+
+func (opt LoadOptions) setState(key index.Key) {
+	if opt.state != nil {
+		opt.state.key = key
+	}
+}
+
+func (opt LoadOptions) report(l IndexedLoad) {
+	if opt.OnIndexed != nil {
+		opt.OnIndexed(l)
+	}
+}
+
+func (opt LoadOptions) notice(msg string) {
+	if opt.Notice != nil {
+		opt.Notice(msg)
+	}
+}
+
+// packs are the per-root record packs the loaders read and fill.
+type packs struct {
+	list []*index.Pack
+}
+
+func newPacks(st *index.Store, root string, opt LoadOptions) *packs {
+	return &packs{}
+}
+
+func (p *packs) flush() {
+	if p == nil {
+		return
+	}
+	for _, pk := range p.list {
+		pk.Flush()
+	}
+}

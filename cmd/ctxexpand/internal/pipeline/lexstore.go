@@ -1,0 +1,52 @@
+package pipeline
+
+import (
+	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/rank"
+)
+
+// lexSource is the file content source of the lexical index, with the
+// on-disk index behind it (rank.IndexStore): the whole lexical index is
+// stored under the facts snapshot's key, per-file term statistics in the
+// root's "lexfile" pack.
+type lexSource struct {
+	*contentCache
+	st   *index.Store
+	key  index.Key
+	pack *index.Pack
+}
+
+func (s *lexSource) lexKey() index.Key { return index.NewHasher("lexical").Key(s.key).Sum() }
+
+// LoadLexicalIndex implements rank.IndexStore.
+func (s *lexSource) LoadLexicalIndex() ([]byte, bool) { return s.st.Get("lexical", s.lexKey()) }
+
+// StoreLexicalIndex implements rank.IndexStore.
+func (s *lexSource) StoreLexicalIndex(data []byte) { s.st.Put("lexical", s.lexKey(), data) }
+
+// LoadFileTerms implements rank.IndexStore.
+func (s *lexSource) LoadFileTerms(key [32]byte) ([]byte, bool) { return s.pack.Get(index.Key(key)) }
+
+// StoreFileTerms implements rank.IndexStore.
+func (s *lexSource) StoreFileTerms(key [32]byte, data []byte) { s.pack.Put(index.Key(key), data) }
+
+// indexedSource returns the source for the lexical index of a session:
+// the content cache, backed by the index when the facts came through one.
+// done must be called once the engine is built; it saves the per-file
+// statistics unless the build failed.
+func indexedSource(cache *contentCache, opt LoadOptions, root string, state *indexedState) (rank.Source, func(ok bool)) {
+	if opt.Index == nil || state == nil || state.key.IsZero() {
+		return cache, func(bool) {}
+	}
+	src := &lexSource{contentCache: cache, st: opt.Index, key: state.key, pack: opt.Index.Pack(root, "lexfile")}
+	return src, func(ok bool) {
+		if ok {
+			src.pack.Flush()
+		}
+	}
+}
+
+// indexedState carries what loadIndexed learned to the session builder.
+type indexedState struct {
+	key index.Key // the facts snapshot key; zero when the load was partial
+}
