@@ -107,10 +107,12 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 	// The graph: every package but the generated test mains.
 	nodes := make(map[*packages.Package]*node)
 	var order []*node
-	packages.Visit(roots, nil, func(p *packages.Package) {
-		if p.Name == "main" && strings.HasSuffix(p.ID, ".test") && p.ForTest == "" {
-			return
-		}
+	// The generated test mains are left out, and so is what only they
+	// import (testing's closure, in a module whose tests import nothing).
+	isTestMain := func(p *packages.Package) bool {
+		return p.Name == "main" && strings.HasSuffix(p.ID, ".test") && p.ForTest == ""
+	}
+	packages.Visit(roots, func(p *packages.Package) bool { return !isTestMain(p) }, func(p *packages.Package) {
 		n := &node{pkg: p, goFiles: packageFiles(p)}
 		nodes[p] = n
 		order = append(order, n)

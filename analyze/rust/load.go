@@ -35,6 +35,15 @@ type Options struct {
 	Ignore func(rel string, isDir bool) bool
 	// Workers is how many files are parsed at once; 0 means GOMAXPROCS.
 	Workers int
+
+	// Cache, when set, keeps each file's extraction between loads, keyed
+	// by its content (cache.go); CacheSalt is added to every key (the
+	// caller's program version). FileHash, when set, gives a file's
+	// content hash (hex SHA-256) without reading it, so that an unchanged
+	// file whose record is cached is not read at all.
+	Cache     Cache
+	CacheSalt string
+	FileHash  func(rel string) (string, bool)
 }
 
 // ErrNotDir is returned by Load when the root is not a directory.
@@ -230,9 +239,25 @@ func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) 
 			broken = true
 		}
 	}()
+	if opt.FileHash != nil {
+		if h, ok := opt.FileHash(rel); ok {
+			if res, ok := opt.cached(rel, h); ok {
+				return res, false
+			}
+		}
+	}
 	src, err := readListed(root, rel, opt.MaxFileSize)
 	if err != nil {
 		return parsed{problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel, Msg: skipReason(err)}}}, false
+	}
+	sum := sha256.Sum256(src)
+	hash := hex.EncodeToString(sum[:])
+	if res, ok := opt.cached(rel, hash); ok {
+		return res, false
+	}
+	cat := analyze.Classify(rel)
+	if cat == analyze.CatSource && analyze.IsGeneratedContent(src) {
+		cat = analyze.CatGenerated
 	}
 	syn := extract(tp, src, opt.SkipTests)
 	if syn == nil {
@@ -242,21 +267,21 @@ func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) 
 		return parsed{problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel,
 			Msg: fmt.Sprintf("parsing took longer than %v; file skipped", parseTimeout)}}}, false
 	}
-	sum := sha256.Sum256(src)
-	cat := analyze.Classify(rel)
-	if cat == analyze.CatSource && analyze.IsGeneratedContent(src) {
-		cat = analyze.CatGenerated
-	}
-	res.file = analyze.File{
-		Path: rel, Lang: analyze.LangRust, Category: cat, Size: int64(len(src)),
-		Lines: syn.lines, Hash: hex.EncodeToString(sum[:]), Errors: syn.errors,
-	}
-	res.syn = syn
+	res = finishParsed(analyze.File{Path: rel, Lang: analyze.LangRust, Category: cat, Size: int64(len(src)), Hash: hash}, syn)
+	opt.store(res)
+	return res, false
+}
+
+// finishParsed completes a file's outcome from its extraction: the
+// counts the syntax gives and the problem of a file with syntax errors.
+func finishParsed(f analyze.File, syn *fileSyntax) parsed {
+	f.Lines, f.Errors = syn.lines, syn.errors
+	res := parsed{file: f, syn: syn}
 	if syn.errors > 0 {
-		res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemSyntax, Path: rel, Line: syn.errLine,
+		res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemSyntax, Path: f.Path, Line: syn.errLine,
 			Msg: fmt.Sprintf("tree-sitter could not parse %d region(s), the first here (invalid Rust, or syntax newer than the grammar); declarations outside them are kept", syn.errors)})
 	}
-	return res, false
+	return res
 }
 
 func skipReason(err error) string {

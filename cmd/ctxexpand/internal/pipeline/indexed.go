@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/golang"
+	"github.com/ctxexpand/ctxexpand/analyze/rust"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
@@ -49,10 +50,11 @@ type IndexedLoad struct {
 func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
 	start := time.Now()
 	st := opt.Index
-	key, inputs, err := snapshotKey(ctx, st, root, opt)
+	key, hashes, err := snapshotKey(ctx, st, root, opt)
 	if err != nil {
 		return nil, err
 	}
+	inputs := len(hashes)
 	if data, ok := st.Get("facts", key); ok {
 		facts, err := index.DecodeFacts(data, root)
 		if err == nil {
@@ -64,7 +66,7 @@ func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Fa
 	}
 	fresh := opt
 	fresh.Index = nil
-	fresh.packs = newPacks(st, root, opt)
+	fresh.packs = newPacks(st, root, hashes)
 	facts, err := Load(ctx, root, fresh)
 	if err != nil {
 		return nil, err
@@ -78,11 +80,12 @@ func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Fa
 	return facts, nil
 }
 
-// snapshotKey fingerprints everything a load of root depends on.
-func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOptions) (index.Key, int, error) {
+// snapshotKey fingerprints everything a load of root depends on, and
+// returns the content hash of each input file.
+func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOptions) (index.Key, map[string]string, error) {
 	all, _, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{AllFiles: true, Ignore: opt.Ignore})
 	if err != nil && len(all) == 0 {
-		return index.Key{}, 0, fmt.Errorf("reading %s: %w", root, err)
+		return index.Key{}, nil, fmt.Errorf("reading %s: %w", root, err)
 	}
 	var inputs, goFiles []string
 	for _, p := range all {
@@ -97,8 +100,9 @@ func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOpti
 	}
 	hashes, err := st.HashFiles(ctx, root, inputs)
 	if err != nil {
-		return index.Key{}, 0, err
+		return index.Key{}, nil, err
 	}
+	known := make(map[string]string, len(hashes))
 	h := index.NewHasher("facts").String(st.ExecutableID()).String(root).
 		Bool(opt.SkipTests).Bool(opt.AllowNetwork)
 	for _, fh := range hashes {
@@ -107,16 +111,17 @@ func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOpti
 			h.String("unreadable")
 		} else {
 			h.String(fh.Hash)
+			known[fh.Path] = fh.Hash
 		}
 	}
 	if len(goFiles) > 0 {
 		fp, err := golang.Fingerprint(ctx, root, goFiles, opt.goOptions())
 		if err != nil {
-			return index.Key{}, 0, err
+			return index.Key{}, nil, err
 		}
 		h.String(fp)
 	}
-	return h.Sum(), len(inputs), ctx.Err()
+	return h.Sum(), known, ctx.Err()
 }
 
 func (opt LoadOptions) setState(key index.Key) {
@@ -137,20 +142,37 @@ func (opt LoadOptions) notice(msg string) {
 	}
 }
 
-// packs are the per-root record packs the loaders read and fill.
+// packs are the per-root record packs the loaders read and fill, with
+// the content hashes of the inputs, so that loaders need not read
+// unchanged files.
 type packs struct {
-	list []*index.Pack
+	salt   string
+	hashes map[string]string
+	rust   *index.Pack
 }
 
-func newPacks(st *index.Store, root string, opt LoadOptions) *packs {
-	return &packs{}
+func newPacks(st *index.Store, root string, hashes map[string]string) *packs {
+	return &packs{salt: st.ExecutableID(), hashes: hashes, rust: st.Pack(root, "rust-file")}
+}
+
+// fileHash gives a loader the content hash of an input file.
+func (p *packs) fileHash(rel string) (string, bool) {
+	h, ok := p.hashes[rel]
+	return h, ok
+}
+
+// rustOptions adds the cache to the Rust loader's options.
+func (p *packs) rustOptions(o rust.Options) rust.Options {
+	if p == nil {
+		return o
+	}
+	o.Cache, o.CacheSalt, o.FileHash = p.rust, p.salt, p.fileHash
+	return o
 }
 
 func (p *packs) flush() {
 	if p == nil {
 		return
 	}
-	for _, pk := range p.list {
-		pk.Flush()
-	}
+	p.rust.Flush()
 }

@@ -48,7 +48,7 @@ var loaders = []loader{
 		return golang.Load(ctx, root, opt.goOptions())
 	}},
 	{analyze.LangRust, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
-		return rust.Load(ctx, root, rust.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore})
+		return rust.Load(ctx, root, opt.packs.rustOptions(rust.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore}))
 	}},
 }
 
