@@ -15,6 +15,11 @@ import (
 // executable file (by path, size, modification time and inode) and kept in
 // the index.
 func (s *Store) ExecutableID() string {
+	s.exeOnce.Do(func() { s.exeID = s.executableID() })
+	return s.exeID
+}
+
+func (s *Store) executableID() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		var rev, modified string
 		for _, kv := range bi.Settings {

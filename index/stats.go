@@ -62,7 +62,8 @@ func (s *Store) LastRun(root string) (Run, bool) {
 // Usage is what the index holds on disk.
 type Usage struct {
 	Dir   string
-	Kinds []KindUsage
+	Kinds []KindUsage // entries by kind
+	Packs []KindUsage // packs by kind (Entries counts packs, one per root)
 	Roots int
 	Temp  int // leftover temporary files
 }
@@ -74,10 +75,13 @@ type KindUsage struct {
 	Bytes   int64
 }
 
-// Total is the size of all entries.
+// Total is the number of entries and the size of entries and packs.
 func (u Usage) Total() (entries int, bytes int64) {
 	for _, k := range u.Kinds {
 		entries += k.Entries
+		bytes += k.Bytes
+	}
+	for _, k := range u.Packs {
 		bytes += k.Bytes
 	}
 	return entries, bytes
@@ -121,6 +125,31 @@ func (s *Store) Usage() (Usage, error) {
 	sort.Slice(u.Kinds, func(i, j int) bool { return u.Kinds[i].Kind < u.Kinds[j].Kind })
 	if ents, err := os.ReadDir(filepath.Join(s.dir, "roots")); err == nil {
 		u.Roots = len(ents)
+		packs := map[string]*KindUsage{}
+		for _, e := range ents {
+			files, _ := os.ReadDir(filepath.Join(s.dir, "roots", e.Name()))
+			for _, f := range files {
+				kind, ok := strings.CutSuffix(f.Name(), ".pack")
+				if !ok {
+					continue
+				}
+				info, err := f.Info()
+				if err != nil {
+					continue
+				}
+				ku := packs[kind]
+				if ku == nil {
+					ku = &KindUsage{Kind: kind}
+					packs[kind] = ku
+				}
+				ku.Entries++
+				ku.Bytes += info.Size()
+			}
+		}
+		for _, ku := range packs {
+			u.Packs = append(u.Packs, *ku)
+		}
+		sort.Slice(u.Packs, func(i, j int) bool { return u.Packs[i].Kind < u.Packs[j].Kind })
 	}
 	if ents, err := os.ReadDir(filepath.Join(s.dir, "tmp")); err == nil {
 		u.Temp = len(ents)
@@ -138,6 +167,9 @@ func WriteReport(w io.Writer, u Usage, run *Run) {
 	fmt.Fprintln(tw, "kind\tentries\tsize\t")
 	for _, k := range u.Kinds {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t\n", k.Kind, k.Entries, humanBytes(k.Bytes))
+	}
+	for _, k := range u.Packs {
+		fmt.Fprintf(tw, "%s (packs)\t%d\t%s\t\n", k.Kind, k.Entries, humanBytes(k.Bytes))
 	}
 	tw.Flush()
 	if run == nil {

@@ -59,6 +59,9 @@ type Store struct {
 	mu      sync.Mutex
 	stats   map[string]*KindStats
 	noticed map[string]bool
+
+	exeOnce sync.Once
+	exeID   string
 }
 
 // KindStats counts what one run did with the entries of one kind.

@@ -76,6 +76,8 @@ func (l *loader) loadTyped() {
 		}
 	}()
 	for i, u := range units {
+		l.unitNo, l.units = i+1, len(units)
+		l.opt.progress(l.phase("listing packages"), 0, 0)
 		ls := <-lists[i]
 		if l.ctx.Err() != nil {
 			continue // drain the lister
@@ -248,6 +250,14 @@ func utf8Error(filename string, line int) *scanner.Error {
 	return &scanner.Error{Pos: token.Position{Filename: filename, Line: line}, Msg: "illegal UTF-8 encoding (replaced for analysis)"}
 }
 
+// phase names a phase of the current unit for progress reports.
+func (l *loader) phase(what string) string {
+	if l.units > 1 {
+		return fmt.Sprintf("go: %s (module %d of %d)", what, l.unitNo, l.units)
+	}
+	return "go: " + what
+}
+
 // checkAll type-checks the unit's packages in dependency order on a
 // bounded pool of workers, extracting each repository package as soon as
 // it is checked, then releasing its syntax and type information.
@@ -264,6 +274,8 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 	}
 	var remaining atomic.Int64
 	remaining.Store(int64(len(order)))
+	phase := l.phase("type-checking packages")
+	l.opt.progress(phase, 0, len(order))
 	var mu sync.Mutex
 	var failed []*node
 	workers := runtime.GOMAXPROCS(0)
@@ -295,7 +307,9 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 							release()
 						}
 						n.info, n.files = nil, nil
-						if remaining.Add(-1) == 0 {
+						left := remaining.Add(-1)
+						l.opt.progress(phase, len(order)-int(left), len(order))
+						if left == 0 {
 							close(ready)
 						}
 					}()

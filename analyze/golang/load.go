@@ -75,6 +75,8 @@ type loader struct {
 
 	fset   *token.FileSet // shared by all units, so that reused packages keep their positions
 	shared sharedPackages // packages checked by earlier units, by identity
+
+	unitNo, units int // the unit being loaded, for progress
 }
 
 func (l *loader) run() *analyze.Facts {
@@ -109,6 +111,7 @@ func (l *loader) run() *analyze.Facts {
 			}
 		}
 		if len(rest) > 0 {
+			l.opt.progress("go: analysing files from syntax", 0, len(rest))
 			t := time.Now()
 			l.loadSyntax(rest)
 			l.opt.logf("golang: %d files analysed from syntax in %v", len(rest), time.Since(t).Round(time.Millisecond))

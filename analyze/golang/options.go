@@ -50,6 +50,17 @@ type Options struct {
 
 	// Logf, when set, receives progress and timing lines.
 	Logf func(format string, args ...any)
+
+	// Progress, when set, is told how far the load is: a phase and, for
+	// phases with a known size, the units done and the total. It is called
+	// from several goroutines.
+	Progress func(phase string, done, total int)
+}
+
+func (o *Options) progress(phase string, done, total int) {
+	if o.Progress != nil {
+		o.Progress(phase, done, total)
+	}
 }
 
 func (o *Options) logf(format string, args ...any) {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sourcegraph/conc"
 	"github.com/sourcegraph/conc/pool"
@@ -35,6 +36,11 @@ type Options struct {
 	Ignore func(rel string, isDir bool) bool
 	// Workers is how many files are parsed at once; 0 means GOMAXPROCS.
 	Workers int
+
+	// Progress, when set, is told how many files are parsed, out of how
+	// many, and when resolution starts. It is called from several
+	// goroutines.
+	Progress func(phase string, done, total int)
 
 	// Cache, when set, keeps each file's extraction between loads, keyed
 	// by its content (cache.go); CacheSalt is added to every key (the
@@ -94,6 +100,9 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 	wg.Wait()
 	facts.Problems = append(facts.Problems, d.problems...)
 
+	if opt.Progress != nil {
+		opt.Progress("rust: resolving names", 0, 0)
+	}
 	r := newResolver(facts, abs)
 	for _, res := range results {
 		facts.Problems = append(facts.Problems, res.problems...)
@@ -191,6 +200,7 @@ func parseAll(ctx context.Context, root string, paths []string, opt Options) []p
 			tp.flag.set()
 		}
 	})
+	var parsedCount atomic.Int64
 	p := pool.New().WithMaxGoroutines(workers)
 	for i, rel := range paths {
 		if ctx.Err() != nil {
@@ -214,6 +224,9 @@ func parseAll(ctx context.Context, root string, paths []string, opt Options) []p
 				tp = fresh
 			}
 			results[i] = res
+			if opt.Progress != nil {
+				opt.Progress("rust: parsing files", int(parsedCount.Add(1)), len(paths))
+			}
 			idle <- tp
 		})
 	}
@@ -239,11 +252,13 @@ func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) 
 			broken = true
 		}
 	}()
+	known := ""
 	if opt.FileHash != nil {
 		if h, ok := opt.FileHash(rel); ok {
 			if res, ok := opt.cached(rel, h); ok {
 				return res, false
 			}
+			known = h
 		}
 	}
 	src, err := readListed(root, rel, opt.MaxFileSize)
@@ -252,8 +267,10 @@ func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) 
 	}
 	sum := sha256.Sum256(src)
 	hash := hex.EncodeToString(sum[:])
-	if res, ok := opt.cached(rel, hash); ok {
-		return res, false
+	if hash != known {
+		if res, ok := opt.cached(rel, hash); ok {
+			return res, false
+		}
 	}
 	cat := analyze.Classify(rel)
 	if cat == analyze.CatSource && analyze.IsGeneratedContent(src) {

@@ -54,6 +54,7 @@ type indexedRun struct {
 	st    *index.Store
 	start time.Time
 	out   func(string)
+	prog  *progress
 
 	mu    sync.Mutex
 	load  pipeline.IndexedLoad
@@ -63,12 +64,13 @@ type indexedRun struct {
 // start opens the index (nil when off) for one run; notices go to stderr
 // unless quiet, and into the run's statistics.
 func (c *cacheOptions) start(io *IO, quiet bool) *indexedRun {
-	r := &indexedRun{start: time.Now(), out: noticeTo(io, quiet)}
+	r := &indexedRun{start: time.Now(), out: noticeTo(io, quiet), prog: newProgress(io.Err, io.ErrIsTerminal, quiet)}
 	r.st = c.open(r.notice)
 	return r
 }
 
 func (r *indexedRun) notice(msg string) {
+	r.prog.finish() // a notice line would break the bar
 	r.mu.Lock()
 	r.notes = append(r.notes, msg)
 	r.mu.Unlock()
@@ -77,6 +79,9 @@ func (r *indexedRun) notice(msg string) {
 
 // wire sets the load options that feed this run.
 func (r *indexedRun) wire(lo *pipeline.LoadOptions) {
+	if r.prog != nil {
+		lo.Progress = r.prog.report
+	}
 	if r.st == nil {
 		return
 	}
@@ -89,8 +94,12 @@ func (r *indexedRun) wire(lo *pipeline.LoadOptions) {
 	}
 }
 
+// loaded ends the progress display: the load is over.
+func (r *indexedRun) loaded() { r.prog.finish() }
+
 // finish saves the run's statistics and trims the index when due.
 func (r *indexedRun) finish(root string) {
+	r.prog.finish()
 	if r.st == nil {
 		return
 	}

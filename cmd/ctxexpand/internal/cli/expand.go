@@ -156,6 +156,7 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 	}
 	run.wire(&req.Load)
 	out, err := pipeline.Run(ctx, req)
+	run.loaded()
 	if err != nil {
 		return err
 	}

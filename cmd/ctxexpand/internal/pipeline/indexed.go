@@ -52,6 +52,13 @@ func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Fa
 	st := opt.Index
 	key, hashes, err := snapshotKey(ctx, st, root, opt)
 	if err != nil {
+		if ctx.Err() != nil {
+			// The time limit passed while fingerprinting: load what the
+			// loaders manage, without the index.
+			fresh := opt
+			fresh.Index = nil
+			return Load(ctx, root, fresh)
+		}
 		return nil, err
 	}
 	inputs := len(hashes)

@@ -27,6 +27,10 @@ type LoadOptions struct {
 	Notice func(msg string)
 	// OnIndexed is told what a load through the index did.
 	OnIndexed func(IndexedLoad)
+	// Progress, when set, is told each loader's phase and how far it is
+	// ("go: type-checking packages", 120, 600); it is called from several
+	// goroutines.
+	Progress func(phase string, done, total int)
 
 	packs *packs        // set by loadIndexed for the loaders
 	state *indexedState // filled by loadIndexed for Open
@@ -34,7 +38,7 @@ type LoadOptions struct {
 
 // goOptions are the Go loader's options.
 func (opt LoadOptions) goOptions() golang.Options {
-	return golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork, Logf: opt.Logf}
+	return golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork, Logf: opt.Logf, Progress: opt.Progress}
 }
 
 // loader is a language loader as the pipeline sees it.
@@ -48,7 +52,7 @@ var loaders = []loader{
 		return golang.Load(ctx, root, opt.goOptions())
 	}},
 	{analyze.LangRust, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
-		return rust.Load(ctx, root, opt.packs.rustOptions(rust.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore}))
+		return rust.Load(ctx, root, opt.packs.rustOptions(rust.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, Progress: opt.Progress}))
 	}},
 }
 
@@ -61,6 +65,9 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 		return loadIndexed(ctx, root, opt)
 	}
 	files, probs, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{Ignore: opt.Ignore})
+	if err != nil && len(files) == 0 && ctx.Err() != nil {
+		return timedOut(root), nil // deadline.go
+	}
 	if err != nil && len(files) == 0 {
 		return nil, fmt.Errorf("reading %s: %w", root, err)
 	}

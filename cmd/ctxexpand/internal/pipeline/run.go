@@ -78,8 +78,8 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 	}
 	cache := newContentCache(facts)
 	src, indexed := indexedSource(cache, opt, root, opt.state)
-	eng, err := expand.NewEngine(ctx, facts, src)
-	indexed(err == nil && ctx.Err() == nil)
+	eng, err := expand.NewEngine(finishing(ctx), facts, src) // deadline.go
+	indexed(err == nil)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("the time limit passed while indexing %s; raise --timeout", root)
@@ -119,6 +119,7 @@ func Run(ctx context.Context, req Request) (*Output, error) {
 
 // Query answers one query against the loaded repository.
 func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
+	ctx, late := afterLoad(ctx) // deadline.go
 	plan, err := s.plan(ctx, req)
 	if err != nil {
 		return nil, err
@@ -134,7 +135,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
+	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || late, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
 	if req.Budget > 0 {

@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// run runs the command line with buffers and returns stdout, stderr and
+// the exit code.
+func run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Main(args, strings.NewReader(""), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func sample(t *testing.T, name string) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestIndexCommand(t *testing.T) {
+	root, cache := sample(t, "rustsvc"), t.TempDir()
+	out, errOut, code := run(t, "index", "--root", root, "--cache-dir", cache)
+	if code != ExitOK || !strings.Contains(out, "; indexed in ") {
+		t.Fatalf("first index: exit %d, out %q, err %q", code, out, errOut)
+	}
+	out, _, code = run(t, "index", "--root", root, "--cache-dir", cache)
+	if code != ExitOK || !strings.Contains(out, "already up to date") {
+		t.Errorf("second index: exit %d, out %q", code, out)
+	}
+	out, _, code = run(t, "index", "--stats", "--root", root, "--cache-dir", cache)
+	for _, want := range []string{"repository: " + root, "facts", "rust-file (packs)", "snapshot hit", "100%"} {
+		if code != ExitOK || !strings.Contains(out, want) {
+			t.Errorf("--stats: exit %d, lacks %q:\n%s", code, want, out)
+		}
+	}
+	if _, errOut, code := run(t, "index", "--no-cache", "--root", root); code != ExitUsage {
+		t.Errorf("index --no-cache: exit %d (%s), want a usage error", code, errOut)
+	}
+}
+
+// TestExpandWithIndex checks that a query through a warm index prints
+// exactly what a query without it does.
+func TestExpandWithIndex(t *testing.T) {
+	root, cache := sample(t, "rustsvc"), t.TempDir()
+	args := []string{"--root", root, "--budget", "3000", "--format", "json", "fix UserService::find_by_email"}
+	want, _, code := run(t, append([]string{"--no-cache"}, args...)...)
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for i := 0; i < 2; i++ {
+		got, errOut, code := run(t, append([]string{"--cache-dir", cache}, args...)...)
+		if code != ExitOK || got != want {
+			t.Fatalf("run %d through the index: exit %d, same output %v\n%s", i, code, got == want, errOut)
+		}
+	}
+	out, _, _ := run(t, "index", "--stats", "--root", root, "--cache-dir", cache)
+	if !strings.Contains(out, "snapshot hit") {
+		t.Errorf("the second query did not use the snapshot:\n%s", out)
+	}
+	t.Setenv(cacheDirEnv, cache)
+	if got, _, _ := run(t, args...); got != want {
+		t.Errorf("with $%s: output differs", cacheDirEnv)
+	}
+}
+
+func TestTimeoutIsPartial(t *testing.T) {
+	root := sample(t, "rustsvc")
+	out, errOut, code := run(t, "--no-cache", "--root", root, "--timeout", "1ns", "--files-only", "fix UserService::find_by_email")
+	if code != ExitPartial {
+		t.Fatalf("exit %d, want %d (partial); out %q err %q", code, ExitPartial, out, errOut)
+	}
+	if !strings.Contains(errOut, "partial result") {
+		t.Errorf("stderr does not say the result is partial: %q", errOut)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	t.Run("not a terminal", func(t *testing.T) {
+		var b bytes.Buffer
+		p := newProgress(&b, false, false)
+		p.report("go: type-checking packages", 3, 10)
+		p.finish()
+		if b.Len() != 0 {
+			t.Errorf("wrote %q to a non-terminal", b.String())
+		}
+	})
+	t.Run("quiet", func(t *testing.T) {
+		var b bytes.Buffer
+		p := newProgress(&b, true, true)
+		p.report("go: type-checking packages", 3, 10)
+		p.finish()
+		if b.Len() != 0 {
+			t.Errorf("wrote %q with --quiet", b.String())
+		}
+	})
+	t.Run("short run", func(t *testing.T) {
+		var b bytes.Buffer
+		p := newProgress(&b, true, false)
+		p.report("go: type-checking packages", 10, 10)
+		p.finish()
+		if b.Len() != 0 {
+			t.Errorf("a run shorter than the delay showed %q", b.String())
+		}
+	})
+	t.Run("long run", func(t *testing.T) {
+		var b syncBuffer
+		p := newProgress(&b, true, false)
+		time.Sleep(progressDelay + 100*time.Millisecond)
+		p.report("go: type-checking packages", 5, 20)
+		time.Sleep(150 * time.Millisecond) // past the bar's throttle
+		p.report("go: type-checking packages", 6, 20)
+		p.finish()
+		if got := b.String(); !strings.Contains(got, "go: type-checking packages") || !strings.Contains(got, "6/20") {
+			t.Errorf("progress output %q lacks the phase and its count", got)
+		}
+		p.report("late", 1, 1) // after finish: ignored, no panic
+	})
+}
+
+func TestProgressSummary(t *testing.T) {
+	desc, done, total := summary(map[string]phaseState{
+		"rust": {name: "rust: parsing files", done: 7, total: 30},
+		"go":   {name: "go: listing packages"},
+	})
+	if desc != "go: listing packages · rust: parsing files" || done != 7 || total != 30 {
+		t.Errorf("summary = %q %d/%d", desc, done, total)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the progress timer's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
