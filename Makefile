@@ -4,7 +4,7 @@ BIN       := bin/ctxexpand
 FUZZTIME  ?= 10s
 PKGS      := ./...
 
-.PHONY: all build demo test vet unit fuzz bench bench-quality clean
+.PHONY: all build demo test vet unit fuzz bench bench-speed bench-quality clean
 
 all: build
 
@@ -37,6 +37,13 @@ fuzz:
 # Speed and memory on real code (see benchmarks/README.md).
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+# Cold, warm and after-edit times and peak memory on large real
+# repositories next to ripgrep, gopls and repomix: writes
+# benchmarks/results.md and benchmarks/speed.png. Takes a while; never part
+# of make test. Pass arguments with SPEED_ARGS="-only hugo,tokio".
+bench-speed:
+	./benchmarks/speed.sh $(SPEED_ARGS)
 
 clean:
 	rm -rf bin

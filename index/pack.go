@@ -36,6 +36,19 @@ type Pack struct {
 	used    map[Key][]byte
 	dirty   bool
 	flushed bool
+	keep    int // with Keep: how many records a flush may hold
+}
+
+// Keep makes Flush also keep records this run did not use, up to max
+// records in all: for records that depend on what a run asks (token
+// counts of the files a query shows) rather than on what the tree holds.
+// Which unused records are dropped when there are too many is
+// unspecified.
+func (p *Pack) Keep(max int) *Pack {
+	p.mu.Lock()
+	p.keep = max
+	p.mu.Unlock()
+	return p
 }
 
 // Pack opens root's pack of the given kind; a missing or corrupt pack is
@@ -121,8 +134,8 @@ func (p *Pack) Len() int {
 	return len(p.used)
 }
 
-// Flush writes the records used or added since Pack, when they differ
-// from what was read. A run that stopped early (a time limit) should not
+// Flush writes the records used or added since Pack (and, with Keep,
+// others up to its limit), when they differ from what was read. A run that stopped early (a time limit) should not
 // flush: it used only part of the records and would drop the rest.
 func (p *Pack) Flush() {
 	p.mu.Lock()
@@ -131,7 +144,19 @@ func (p *Pack) Flush() {
 		return
 	}
 	p.flushed = true
-	if !p.dirty && len(p.used) == len(p.old) {
+	if p.keep > 0 {
+		if !p.dirty {
+			return
+		}
+		for k, v := range p.old {
+			if len(p.used) >= p.keep {
+				break
+			}
+			if _, ok := p.used[k]; !ok {
+				p.used[k] = v
+			}
+		}
+	} else if !p.dirty && len(p.used) == len(p.old) {
 		return
 	}
 	keys := make([]Key, 0, len(p.used))

@@ -44,6 +44,40 @@ func TestPack(t *testing.T) {
 	}
 }
 
+func TestPackKeep(t *testing.T) {
+	s, _ := openTest(t, t.TempDir())
+	k := func(i int) Key { return NewHasher("p").Uint(uint64(i)).Sum() }
+	p := s.Pack("/repo", "tokens").Keep(3)
+	p.Put(k(0), []byte("a"))
+	p.Put(k(1), []byte("b"))
+	p.Flush()
+	p = s.Pack("/repo", "tokens").Keep(3)
+	p.Put(k(2), []byte("c")) // k(0) and k(1) unused, kept
+	p.Flush()
+	p = s.Pack("/repo", "tokens").Keep(3)
+	for i := 0; i < 3; i++ {
+		if _, ok := p.Get(k(i)); !ok {
+			t.Errorf("record %d dropped", i)
+		}
+	}
+	// Records in use are always kept; unused ones fill up to the limit.
+	p.Flush()
+	p = s.Pack("/repo", "tokens").Keep(3)
+	p.Get(k(2))
+	p.Put(k(3), []byte("d"))
+	p.Flush()
+	p = s.Pack("/repo", "tokens")
+	found := 0
+	for i := 0; i < 4; i++ {
+		if _, ok := p.Get(k(i)); ok {
+			found++
+		}
+	}
+	if _, ok := p.Get(k(3)); !ok || found != 3 {
+		t.Errorf("%d records kept (the new one: %v), want the limit, 3, with the new one", found, ok)
+	}
+}
+
 func TestPackCorrupt(t *testing.T) {
 	for _, c := range corruptions {
 		t.Run(c.name, func(t *testing.T) {

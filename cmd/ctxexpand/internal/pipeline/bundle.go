@@ -38,6 +38,7 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 	if err != nil {
 		return bundle.Request{}, err
 	}
+	counter = s.tokens.counter(counter) // tokens.go
 	trunc, err := bundle.ParseTruncation(req.Truncation)
 	if err != nil {
 		return bundle.Request{}, err
@@ -98,6 +99,7 @@ func (s *Session) assemble(ctx context.Context, out *Output, req Request) (*bund
 	if err != nil {
 		return nil, fmt.Errorf("assembling the bundle: %w", err)
 	}
+	s.tokens.flush(s.index, s.Root)
 	return res, nil
 }
 

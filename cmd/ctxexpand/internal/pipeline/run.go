@@ -9,6 +9,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/query/ollama"
 )
@@ -64,6 +65,9 @@ type Session struct {
 
 	commitOnce sync.Once
 	commit     string
+
+	index  *index.Store // the on-disk index, or nil
+	tokens *tokenStore  // token counts kept in it (tokens.go)
 }
 
 // Open loads and indexes the repository at root.
@@ -86,7 +90,8 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 		}
 		return nil, err
 	}
-	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache}, nil
+	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache,
+		index: opt.Index, tokens: newTokenStore(opt, root)}, nil
 }
 
 // Output is the result of one query.

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+func writeResults(o *options, e env, p peers, rs []*result) error {
+	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(o.out, []byte(markdown(e, p, rs)), 0o644); err != nil {
+		return err
+	}
+	return writeChart(o.chart, rs)
+}
+
+func dur(s sample, ok bool) string {
+	if s.err != nil || !ok {
+		if s.err != nil && strings.Contains(s.err.Error(), "timed out") {
+			return "timeout"
+		}
+		return "failed"
+	}
+	switch {
+	case s.wall < time.Second:
+		return fmt.Sprintf("%d ms", s.wall.Milliseconds())
+	case s.wall < 100*time.Second:
+		return fmt.Sprintf("%.2f s", s.wall.Seconds())
+	}
+	return fmt.Sprintf("%.0f s", s.wall.Seconds())
+}
+
+func mib(s sample) string {
+	if s.rss <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d MiB", s.rss/1024)
+}
+
+func ratio(a, b sample, aok, bok bool) string {
+	if !aok || !bok || a.err != nil || b.err != nil || b.wall <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f×", a.wall.Seconds()/b.wall.Seconds())
+}
+
+// cells of one result, each with whether it was measured successfully.
+type cells struct {
+	cold, warm, touched, edits, rg, gopls, repomix            sample
+	coldOK, warmOK, touchedOK, editsOK, rgOK, goplsOK, repoOK bool
+}
+
+func (r *result) cells() cells {
+	var c cells
+	c.cold, c.coldOK = r.cold, r.cold.err == nil
+	c.warm, c.warmOK = median(r.warm)
+	if len(r.touched) > 0 {
+		c.touched, c.touchedOK = median(r.touched)
+		c.edits, c.editsOK = median(r.edits)
+	}
+	if r.rgRan {
+		c.rg, c.rgOK = median(r.rg)
+	}
+	c.gopls, c.goplsOK = r.gopls, r.goplsRan && r.gopls.err == nil
+	c.repomix, c.repoOK = r.repomix, r.repomixRan && r.repomix.err == nil
+	return c
+}
+
+func (r *result) cell(ran bool, s sample, ok bool) string {
+	if !ran {
+		return "–"
+	}
+	return dur(s, ok)
+}
+
+func markdown(e env, p peers, rs []*result) string {
+	var b strings.Builder
+	b.WriteString("# Speed on large repositories\n\n")
+	fmt.Fprintf(&b, "Measured by `make bench-speed` (benchmarks/speed) on %s: %d CPUs, %s, load average %s when the run started. ", e.date, e.cpus, e.goVersion, e.load)
+	b.WriteString("Times are wall-clock for one `ctxexpand --root DIR --quiet --budget 16000 QUERY` (a full markdown bundle). ")
+	b.WriteString("*Cold* starts from an empty index; *warm* is the median of repeated runs with nothing changed; ")
+	b.WriteString("*touch 5* updates the modification time of five source files first, *edit 5* appends a comment line to five (median of rounds). ")
+	b.WriteString("Peak RSS is the cold run's. The peers ran in the same session on the same trees: ")
+	var pv []string
+	for _, name := range []string{"ripgrep", "gopls", "repomix"} {
+		if v := p.versions[name]; v != "" {
+			pv = append(pv, fmt.Sprintf("%s (%s)", name, v))
+		} else {
+			pv = append(pv, name+" (not available: its cells are –)")
+		}
+	}
+	b.WriteString(strings.Join(pv, ", "))
+	b.WriteString(": `rg -c -t go func` (or `-t rust fn`) reads every source file; `gopls references FILE:#OFFSET` with an empty gopls cache loads the workspace cold; `repomix --include '**/*.go'` (or `.rs`) packs the same files.\n\n")
+
+	b.WriteString("| repository | lang | commit | files | lines | cold | warm p50 | touch 5 | edit 5 | peak RSS | ripgrep | gopls refs (cold) | gopls RSS | repomix |\n")
+	b.WriteString("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, r := range rs {
+		c := r.cells()
+		touched, edits := "–", "–"
+		if len(r.touched) > 0 {
+			touched, edits = dur(c.touched, c.touchedOK), dur(c.edits, c.editsOK)
+		}
+		goplsRSS := "–"
+		if r.goplsRan {
+			goplsRSS = mib(r.gopls)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.name, r.lang, r.commit, r.files, r.lines, dur(c.cold, c.coldOK), dur(c.warm, c.warmOK), touched, edits,
+			mib(r.cold), r.cell(r.rgRan, c.rg, c.rgOK), r.cell(r.goplsRan, c.gopls, c.goplsOK), goplsRSS, r.cell(r.repomixRan, c.repomix, c.repoOK))
+	}
+
+	b.WriteString("\n## Ratios against the peers (same run)\n\n")
+	b.WriteString("| repository | cold ÷ gopls cold | cold ÷ repomix | warm ÷ ripgrep | edit 5 ÷ ripgrep |\n|---|--:|--:|--:|--:|\n")
+	for _, r := range rs {
+		c := r.cells()
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.name, ratio(c.cold, c.gopls, c.coldOK, c.goplsOK),
+			ratio(c.cold, c.repomix, c.coldOK, c.repoOK), ratio(c.warm, c.rg, c.warmOK, c.rgOK), ratio(c.edits, c.rg, c.editsOK, c.rgOK))
+	}
+
+	b.WriteString("\n## Targets\n\n")
+	b.WriteString("| target | repository | measured | met |\n|---|---|--:|---|\n")
+	for _, t := range targets(rs) {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.what, t.repo, t.got, t.met)
+	}
+	b.WriteString("\nThe ~150k-line Go repository and the ~100k-line Rust repository are those measured whose size is nearest. Figures from one run on a shared machine vary; compare the ratios, which were measured side by side.\n")
+	return b.String()
+}
+
+type target struct{ what, repo, got, met string }
+
+// nearest is the result of the language nearest in lines to n.
+func nearest(rs []*result, lang string, n int) *result {
+	var best *result
+	for _, r := range rs {
+		if r.lang != lang || r.where == "goroot" {
+			continue
+		}
+		if best == nil || math.Abs(float64(r.lines-n)) < math.Abs(float64(best.lines-n)) {
+			best = r
+		}
+	}
+	return best
+}
+
+func targets(rs []*result) []target {
+	var out []target
+	check := func(what string, r *result, s sample, ok bool, limit time.Duration) {
+		if r == nil {
+			return
+		}
+		t := target{what: what, repo: r.name, got: dur(s, ok), met: "no"}
+		if ok && s.err == nil && s.wall < limit {
+			t.met = "yes"
+		}
+		out = append(out, t)
+	}
+	if g := nearest(rs, "go", 150_000); g != nil {
+		c := g.cells()
+		check("Go ~150k lines: cold under 3 s", g, c.cold, c.coldOK, 3*time.Second)
+		if c.goplsOK && c.coldOK {
+			t := target{what: "Go ~150k lines: cold within 1.5× gopls cold", repo: g.name,
+				got: ratio(c.cold, c.gopls, true, true), met: "no"}
+			if c.cold.wall.Seconds() <= 1.5*c.gopls.wall.Seconds() {
+				t.met = "yes"
+			}
+			out = append(out, t)
+		}
+		check("Go ~150k lines: warm p50 under 300 ms", g, c.warm, c.warmOK, 300*time.Millisecond)
+		check("Go ~150k lines: touch 5 files, under 600 ms", g, c.touched, c.touchedOK, 600*time.Millisecond)
+		check("Go ~150k lines: edit 5 files, under 600 ms", g, c.edits, c.editsOK, 600*time.Millisecond)
+	}
+	if rr := nearest(rs, "rust", 100_000); rr != nil {
+		c := rr.cells()
+		check("Rust ~100k lines: cold under 2 s", rr, c.cold, c.coldOK, 2*time.Second)
+		check("Rust ~100k lines: warm p50 under 200 ms", rr, c.warm, c.warmOK, 200*time.Millisecond)
+	}
+	for _, r := range rs {
+		if r.where == "goroot" {
+			t := target{what: "$(go env GOROOT)/src: peak memory under 1.5 GB", repo: r.name, got: mib(r.cold), met: "no"}
+			if r.cold.rss > 0 && r.cold.rss < 1536*1024 {
+				t.met = "yes"
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// writeChart draws, per repository, the times of ctxexpand and the peers
+// as bars on a logarithmic axis.
+func writeChart(path string, rs []*result) error {
+	p := plot.New()
+	p.Title.Text = "ctxexpand and peers, wall time (log scale, lower is better)"
+	p.Y.Label.Text = "time"
+	series := []struct {
+		name string
+		get  func(c cells) (sample, bool)
+		col  color.RGBA
+	}{
+		{"ctxexpand cold", func(c cells) (sample, bool) { return c.cold, c.coldOK }, color.RGBA{31, 119, 180, 255}},
+		{"ctxexpand warm", func(c cells) (sample, bool) { return c.warm, c.warmOK }, color.RGBA{44, 160, 44, 255}},
+		{"ctxexpand edit 5", func(c cells) (sample, bool) { return c.edits, c.editsOK }, color.RGBA{152, 223, 138, 255}},
+		{"ripgrep", func(c cells) (sample, bool) { return c.rg, c.rgOK }, color.RGBA{127, 127, 127, 255}},
+		{"gopls refs cold", func(c cells) (sample, bool) { return c.gopls, c.goplsOK }, color.RGBA{214, 39, 40, 255}},
+		{"repomix", func(c cells) (sample, bool) { return c.repomix, c.repoOK }, color.RGBA{148, 103, 189, 255}},
+	}
+	width := vg.Points(10)
+	for i, s := range series {
+		vals := make(plotter.Values, len(rs))
+		for j, r := range rs {
+			if smp, ok := s.get(r.cells()); ok && smp.wall > 0 {
+				vals[j] = math.Max(0, math.Log10(float64(smp.wall)/float64(time.Millisecond)))
+			}
+		}
+		bars, err := plotter.NewBarChart(vals, width)
+		if err != nil {
+			return err
+		}
+		bars.Color = s.col
+		bars.LineStyle.Width = 0
+		bars.Offset = vg.Length(i-len(series)/2) * width
+		p.Add(bars)
+		p.Legend.Add(s.name, bars)
+	}
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.name
+	}
+	p.NominalX(names...)
+	p.Y.Min, p.Y.Max = 0, 5.5
+	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{
+		{Value: 0, Label: "1 ms"}, {Value: 1, Label: "10 ms"}, {Value: 2, Label: "100 ms"},
+		{Value: 3, Label: "1 s"}, {Value: 4, Label: "10 s"}, {Value: 5, Label: "100 s"},
+	})
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Add(plotter.NewGrid())
+	w := vg.Points(float64(160 + 110*len(rs)))
+	return p.Save(w, vg.Points(380), path)
+}
