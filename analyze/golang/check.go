@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/index"
 )
 
 // Caps on what one package or file may add to the problem list.
@@ -45,6 +45,13 @@ type node struct {
 	ident    string // see identity
 	reused   bool   // tpkg comes from an earlier unit (share.go)
 	checked  bool   // the type checker ran and returned normally
+
+	// The cache (cache.go).
+	ckey      index.Key  // content key
+	ckeyDone  bool       // ckey is computed
+	extract   bool       // checked in full and extracted: full, and no cached result
+	needTypes bool       // type-checked: extracted, or a dependency of one that is
+	cached    *pkgResult // the cached result of a full package
 }
 
 // listing is the outcome of one unit's go list.
@@ -143,15 +150,13 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 
 	fset := l.fset
 	reused := l.planReuse(order)
-	l.parseAll(fset, order)
-	tParse := time.Since(start) - tList
-	if l.ctx.Err() != nil {
-		return
-	}
+	hits := l.planCache(order, repo)
+	l.planParse(order)
+	tParse := time.Since(start) - tList // planning; files are parsed while checking
 	l.checkAll(fset, order, repo)
 	l.remember(order)
-	l.opt.logf("golang: %s: %d packages (%d checked by an earlier module); go list %v, parse %v, check+extract %v",
-		u.dir, len(order), reused, tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
+	l.opt.logf("golang: %s: %d packages (%d checked by an earlier module, %d results cached); go list %v, plan %v, parse+check+extract %v",
+		u.dir, len(order), reused, hits, tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
 		(time.Since(start) - tList - tParse).Round(time.Millisecond))
 }
 
@@ -276,7 +281,6 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 	remaining.Store(int64(len(order)))
 	phase := l.phase("type-checking packages")
 	l.opt.progress(phase, 0, len(order))
-	var mu sync.Mutex
 	var failed []*node
 	workers := runtime.GOMAXPROCS(0)
 	p := pool.New().WithMaxGoroutines(workers)
@@ -298,34 +302,41 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 					}
 					defer func() {
 						if r := recover(); r != nil {
-							mu.Lock()
+							l.mu.Lock()
 							l.problems = append(l.problems, analyze.Problem{Kind: analyze.ProblemLoad,
 								Msg: fmt.Sprintf("internal error loading %s: %v", n.pkg.ID, r)})
-							mu.Unlock()
+							l.mu.Unlock()
 						}
 						if !released {
 							release()
 						}
-						n.info, n.files = nil, nil
+						n.info = nil
+						n.release()
 						left := remaining.Add(-1)
 						l.opt.progress(phase, len(order)-int(left), len(order))
 						if left == 0 {
 							close(ready)
 						}
 					}()
-					if l.ctx.Err() == nil && !n.reused {
+					if l.ctx.Err() == nil && !n.reused && n.needTypes {
 						l.check(fset, n, sizes)
 					}
 					release()
-					if n.full && l.ctx.Err() == nil {
+					switch {
+					case n.cached != nil:
+						l.mu.Lock()
+						l.results = append(l.results, n.cached)
+						l.mu.Unlock()
+					case n.extract && l.ctx.Err() == nil:
 						res := l.extractTyped(fset, n, repo)
-						mu.Lock()
+						l.storeResult(n, res, repo)
+						l.mu.Lock()
 						if res != nil {
 							l.results = append(l.results, res)
 						} else {
 							failed = append(failed, n)
 						}
-						mu.Unlock()
+						l.mu.Unlock()
 					}
 				}()
 			}
@@ -372,27 +383,29 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 			}
 			return d.tpkg, nil
 		}),
-		IgnoreFuncBodies: !n.full,
+		IgnoreFuncBodies: !n.extract,
 		FakeImportC:      true,
 		Sizes:            sizes,
 		GoVersion:        goVersion(n.pkg),
 		Error: func(err error) {
-			if te, ok := err.(types.Error); ok && n.full && !te.Soft {
+			if te, ok := err.(types.Error); ok && n.extract && !te.Soft {
 				n.typeErrs = append(n.typeErrs, te)
 			}
 		},
 	}
-	asts := make([]*ast.File, len(n.files))
-	for i, pf := range n.files {
+	l.ensureParsed(n)
+	files := n.parsed()
+	asts := make([]*ast.File, len(files))
+	for i, pf := range files {
 		asts[i] = pf.ast
 	}
 	var info *types.Info
-	if n.full {
+	if n.extract {
 		info = &types.Info{Defs: make(map[*ast.Ident]types.Object), Uses: make(map[*ast.Ident]types.Object)}
 	}
 	t0 := time.Now()
 	tpkg, _ := conf.Check(n.pkg.PkgPath, fset, asts, info)
-	if n.full {
+	if n.extract {
 		l.checkFull.Add(int64(time.Since(t0)))
 	} else {
 		l.checkDecl.Add(int64(time.Since(t0)))

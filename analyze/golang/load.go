@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -77,6 +78,10 @@ type loader struct {
 	shared sharedPackages // packages checked by earlier units, by identity
 
 	unitNo, units int // the unit being loaded, for progress
+
+	salt string // see cacheSalt
+
+	mu sync.Mutex // guards problems while units are checked
 }
 
 func (l *loader) run() *analyze.Facts {

@@ -51,6 +51,15 @@ type Options struct {
 	// Logf, when set, receives progress and timing lines.
 	Logf func(format string, args ...any)
 
+	// Cache, when set, keeps the result of each extracted package between
+	// loads, keyed by everything its extraction read (cache.go);
+	// CacheSalt is added to every key (the caller's program version).
+	// FileHash, when set, gives the content hash (hex SHA-256) of a file
+	// under the root without reading it.
+	Cache     Cache
+	CacheSalt string
+	FileHash  func(rel string) (string, bool)
+
 	// Progress, when set, is told how far the load is: a phase and, for
 	// phases with a known size, the units done and the total. It is called
 	// from several goroutines.

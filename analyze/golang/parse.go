@@ -7,9 +7,8 @@ import (
 	"go/scanner"
 	"go/token"
 	"os"
-	"runtime"
-
-	"github.com/sourcegraph/conc/iter"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 )
@@ -24,17 +23,21 @@ type parsedFile struct {
 	orig []byte // content as on disk, for the file's hash
 	errs scanner.ErrorList
 	skip string // why the file was not parsed
+
+	once  sync.Once    // parses it
+	users atomic.Int32 // packages still to use it
 }
 
-// parseAll parses every file of the unit once, in parallel: repository
-// files being extracted in full with comments, everything else (standard
-// library, module cache, other variants) without comments and with
-// function bodies dropped, since only declarations matter for importers.
-func (l *loader) parseAll(fset *token.FileSet, order []*node) {
+// planParse prepares the unit's files for parsing: each file once, shared
+// by the packages (variants) that hold it, marked for a full parse
+// (comments, function bodies) when a package extracts it. Files are parsed
+// by the worker that checks the first package needing them (ensureParsed),
+// and their syntax is dropped as soon as the last package using them is
+// done (release), so that a large tree is never in memory all at once.
+func (l *loader) planParse(order []*node) {
 	byName := make(map[string]*parsedFile)
-	var list []*parsedFile
 	for _, n := range order {
-		if n.reused {
+		if n.reused || !n.needTypes {
 			continue
 		}
 		for _, f := range n.goFiles {
@@ -43,39 +46,55 @@ func (l *loader) parseAll(fset *token.FileSet, order []*node) {
 				pf = &parsedFile{abs: f}
 				pf.rel, _ = l.relOf(f)
 				byName[f] = pf
-				list = append(list, pf)
 			}
-			if _, ok := n.assigned[f]; ok {
+			if _, ok := n.assigned[f]; ok && n.extract {
 				pf.full = true
 			}
+			pf.users.Add(1)
+			n.files = append(n.files, pf)
 		}
 	}
+}
+
+// ensureParsed parses the node's files that no other package parsed yet.
+func (l *loader) ensureParsed(n *node) {
 	maxSize := 4 * l.opt.maxFileSize()
-	mapper := iter.Mapper[*parsedFile, struct{}]{MaxGoroutines: runtime.GOMAXPROCS(0)}
-	mapper.Map(list, func(pfp **parsedFile) struct{} {
-		pf := *pfp
-		if l.ctx.Err() != nil {
-			pf.skip = "cancelled"
-			return struct{}{}
-		}
-		l.parseOne(fset, pf, maxSize)
-		return struct{}{}
-	})
-	for _, pf := range list {
-		if pf.full && pf.skip != "" && pf.skip != "cancelled" {
-			l.problems = append(l.problems, analyze.Problem{Kind: analyze.ProblemSkipped, Path: pf.rel, Msg: pf.skip})
-		}
-	}
-	for _, n := range order {
-		if n.reused {
-			continue
-		}
-		for _, f := range n.goFiles {
-			if pf := byName[f]; pf.ast != nil {
-				n.files = append(n.files, pf)
+	for _, pf := range n.files {
+		pf.once.Do(func() {
+			if l.ctx.Err() != nil {
+				pf.skip = "cancelled"
+				return
 			}
+			l.parseOne(l.fset, pf, maxSize)
+			if pf.full && pf.skip != "" {
+				l.mu.Lock()
+				l.problems = append(l.problems, analyze.Problem{Kind: analyze.ProblemSkipped, Path: pf.rel, Msg: pf.skip})
+				l.mu.Unlock()
+			}
+		})
+	}
+}
+
+// parsed lists the node's files that parsed.
+func (n *node) parsed() []*parsedFile {
+	out := make([]*parsedFile, 0, len(n.files))
+	for _, pf := range n.files {
+		if pf.ast != nil {
+			out = append(out, pf)
 		}
 	}
+	return out
+}
+
+// release drops the syntax of the node's files no other package still
+// needs.
+func (n *node) release() {
+	for _, pf := range n.files {
+		if pf.users.Add(-1) == 0 {
+			pf.ast, pf.src, pf.orig, pf.errs = nil, nil, nil, nil
+		}
+	}
+	n.files = nil
 }
 
 func (l *loader) parseOne(fset *token.FileSet, pf *parsedFile, maxSize int64) {

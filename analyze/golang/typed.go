@@ -17,7 +17,7 @@ import (
 // not the load.
 func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool) (res *pkgResult) {
 	var files []*parsedFile
-	for _, pf := range n.files {
+	for _, pf := range n.parsed() {
 		if _, ok := n.assigned[pf.abs]; ok {
 			files = append(files, pf)
 		}

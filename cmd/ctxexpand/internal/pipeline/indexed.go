@@ -156,10 +156,20 @@ type packs struct {
 	salt   string
 	hashes map[string]string
 	rust   *index.Pack
+	golang *index.Pack
 }
 
 func newPacks(st *index.Store, root string, hashes map[string]string) *packs {
-	return &packs{salt: st.ExecutableID(), hashes: hashes, rust: st.Pack(root, "rust-file")}
+	return &packs{salt: st.ExecutableID(), hashes: hashes, rust: st.Pack(root, "rust-file"), golang: st.Pack(root, "go-pkg")}
+}
+
+// goOptions adds the cache to the Go loader's options.
+func (p *packs) goOptions(o golang.Options) golang.Options {
+	if p == nil {
+		return o
+	}
+	o.Cache, o.CacheSalt, o.FileHash = p.golang, p.salt, p.fileHash
+	return o
 }
 
 // fileHash gives a loader the content hash of an input file.
@@ -182,4 +192,5 @@ func (p *packs) flush() {
 		return
 	}
 	p.rust.Flush()
+	p.golang.Flush()
 }

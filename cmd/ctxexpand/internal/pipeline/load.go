@@ -49,7 +49,7 @@ type loader struct {
 
 var loaders = []loader{
 	{analyze.LangGo, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
-		return golang.Load(ctx, root, opt.goOptions())
+		return golang.Load(ctx, root, opt.packs.goOptions(opt.goOptions()))
 	}},
 	{analyze.LangRust, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
 		return rust.Load(ctx, root, opt.packs.rustOptions(rust.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, Progress: opt.Progress}))

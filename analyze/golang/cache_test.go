@@ -1,0 +1,142 @@
+package golang
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/index"
+)
+
+// memCache is a Cache in memory that counts lookups.
+type memCache struct {
+	mu         sync.Mutex
+	m          map[index.Key][]byte
+	hits, miss int
+}
+
+func (c *memCache) Get(k index.Key) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.m[k]
+	if ok {
+		c.hits++
+	} else {
+		c.miss++
+	}
+	return d, ok
+}
+
+func (c *memCache) Put(k index.Key, d []byte) {
+	c.mu.Lock()
+	c.m[k] = d
+	c.mu.Unlock()
+}
+
+func (c *memCache) reset() {
+	c.mu.Lock()
+	c.hits, c.miss = 0, 0
+	c.mu.Unlock()
+}
+
+// TestResultCodecCoversEveryField fails when a field is added to the
+// records the cache stores: encode it in cachecodec.go, bump
+// resultCodecVersion, then update the counts here.
+func TestResultCodecCoversEveryField(t *testing.T) {
+	want := map[string]int{"pkgResult": 10, "fileRec": 2, "importRec": 3, "symRec": 7, "key": 3,
+		"edgeRec": 5, "rawRef": 13, "methodSet": 5, "typeRef": 2, "Symbol": 12, "File": 10, "Problem": 4}
+	for _, v := range []any{pkgResult{}, fileRec{}, importRec{}, symRec{}, key{}, edgeRec{}, rawRef{}, methodSet{},
+		typeRef{}, analyze.Symbol{}, analyze.File{}, analyze.Problem{}} {
+		typ := reflect.TypeOf(v)
+		if n := typ.NumField(); n != want[typ.Name()] {
+			t.Errorf("%s has %d fields, the codec knows %d: update cachecodec.go and resultCodecVersion", typ.Name(), n, want[typ.Name()])
+		}
+	}
+}
+
+// TestCachedLoad loads a module through a cache step by step and compares
+// every load with one without the cache.
+func TestCachedLoad(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/cache/shop.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	writeArchive(t, root, ar)
+	c := &memCache{m: map[index.Key][]byte{}}
+	ctx := context.Background()
+	load := func(opt Options) *analyze.Facts {
+		t.Helper()
+		fs, err := Load(ctx, root, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fs
+	}
+	// Each step edits the module, then the cached load must equal a fresh
+	// one, with the given number of package results reused and computed.
+	edit := func(rel, old, new string) func() {
+		return func() {
+			p := filepath.Join(root, filepath.FromSlash(rel))
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), old) {
+				t.Fatalf("%s lacks %q", rel, old)
+			}
+			os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o644)
+		}
+	}
+	// The extracted packages: store [store.test], cart, report, cmd/shop.
+	steps := []struct {
+		name       string
+		change     func()
+		hits, miss int
+	}{
+		{"cold", nil, 0, 4},
+		{"warm", nil, 4, 0},
+		// report and its importer, cmd/shop.
+		{"edit a package one other imports", edit("report/report.go", "// Line formats", "// Line formats (edited)\n//"), 2, 2},
+		{"edit the bottom of the chain", edit("store/store.go", "\tit, ok := s.items[sku]", "\t// Look it up.\n\tit, ok := s.items[sku]"), 1, 3},
+		{"rename across packages", replaceAll(t, root, "FindBySKU", "LookupSKU"), 1, 3},
+		{"back to a state seen before", replaceAll(t, root, "LookupSKU", "FindBySKU"), 4, 0},
+	}
+	for _, s := range steps {
+		if s.change != nil {
+			s.change()
+		}
+		want := load(Options{})
+		c.reset()
+		got := load(Options{Cache: c, CacheSalt: "test"})
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+			t.Fatalf("%s: cached load differs (-fresh +cached):\n%s", s.name, diff)
+		}
+		if c.hits != s.hits || c.miss != s.miss {
+			t.Errorf("%s: %d hits, %d misses; want %d, %d", s.name, c.hits, c.miss, s.hits, s.miss)
+		}
+	}
+}
+
+// replaceAll returns a change replacing old by new in every Go file of
+// store and cart.
+func replaceAll(t *testing.T, root, old, new string) func() {
+	return func() {
+		for _, f := range []string{"store/store.go", "store/store_test.go", "cart/cart.go"} {
+			p := filepath.Join(root, f)
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(p, []byte(strings.ReplaceAll(string(data), old, new)), 0o644)
+		}
+	}
+}
