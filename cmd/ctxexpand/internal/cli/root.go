@@ -24,6 +24,7 @@ type IO struct {
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	setMemoryLimit() // memory.go
 	io := &IO{In: stdin, Out: stdout, Err: stderr, ErrIsTerminal: isTerminal(stderr)}
 	root := NewRootCmd(io)
 	root.SetArgs(args)
