@@ -17,4 +17,10 @@
 //     JSON can say why a file ranks where it ranks.
 //
 // Ranking is deterministic: ties break by path.
+//
+// # Reuse across runs
+//
+// A [Source] that also implements [IndexStore] lets [BuildIndex] decode a
+// whole index stored for the same facts, or reuse each file's term
+// statistics keyed by its content, path and symbols (lexcache.go).
 package rank

@@ -140,3 +140,26 @@ func replaceAll(t *testing.T, root, old, new string) func() {
 		}
 	}
 }
+
+// FuzzDecodeResult checks that a damaged record never panics the decoder,
+// and that what decodes encodes back to the same bytes.
+func FuzzDecodeResult(f *testing.F) {
+	res := &pkgResult{scope: "store:store", importPath: "example.com/shop/store", pkgName: "store", dir: "store",
+		files: []fileRec{{file: analyze.File{Path: "store/store.go", Lang: analyze.LangGo}, imports: []importRec{{path: "strings", line: 3}}}},
+		syms:  []symRec{{key: key{"store/store.go", 5, 6}, sym: analyze.Symbol{Name: "Item", Kind: analyze.KindStruct, Parent: analyze.NoSym}, file: "store/store.go"}},
+		edges: []edgeRec{{from: key{"store/store.go", 5, 6}, to: key{"store/store.go", 9, 6}, kind: analyze.EdgeReferences, exact: true}},
+		raws:  []rawRef{{from: key{"store/store.go", 5, 6}, kind: analyze.EdgeCalls, name: "Get", member: true}},
+		msets: []methodSet{{key: key{"store/store.go", 5, 6}, arity: []string{"Get/1/1"}}},
+	}
+	f.Add(encodeResult(res))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := decodeResult(data)
+		if err != nil {
+			return
+		}
+		if again, err := decodeResult(encodeResult(r)); err != nil || !cmp.Equal(r, again, cmp.AllowUnexported(pkgResult{}, fileRec{}, importRec{}, symRec{}, key{}, edgeRec{}, rawRef{}, methodSet{}, typeRef{})) {
+			t.Errorf("a decoded record does not survive encoding again: %v", err)
+		}
+	})
+}

@@ -37,6 +37,22 @@
 // load, resolve to the same symbol. Only files under the root become facts;
 // edges to the standard library or other dependencies are dropped.
 //
+// # Memory
+//
+// Files are parsed by the worker that checks the first package needing
+// them, and their syntax is dropped as soon as the last package using them
+// is done, so that a large tree is never in memory all at once.
+//
+// # Reuse across loads
+//
+// With [Options.Cache], each extracted package's result is stored under a
+// key covering everything its extraction read (its files by content, its
+// language version, the keys of its imports, recursively, and the go
+// environment), and a later load reuses the results whose keys match:
+// only packages that changed, or depend on one that did, are checked in
+// full, with their dependencies from declarations. [Fingerprint] describes
+// what outside the .go files a load depends on, for whole-load caches.
+//
 // # Degraded loading
 //
 // Nothing short of an unusable root makes Load fail. When go list fails

@@ -31,6 +31,13 @@
 //     declarations (groups, globs, renames, pub use re-exports, extern
 //     crates), impl headers, then every reference.
 //
+// # Reuse across loads
+//
+// With [Options.Cache], each file's extraction is stored under the hash of
+// its content; a later load parses only files whose content changed and
+// redoes resolution, which is cheap. [Options.FileHash] lets it skip
+// reading unchanged files altogether.
+//
 // # Symbols
 //
 // Every item becomes a symbol whose span starts at its first doc comment or

@@ -2,6 +2,17 @@
 // with an Options struct, a constructor and an unexported run, driven in
 // tests through in-memory IO. It maps errors to the documented exit codes.
 //
+// # The on-disk index
+//
+// Every command that analyses a repository goes through the on-disk index
+// (package index) unless --no-cache: under --cache-dir, $CTXEXPAND_CACHE_DIR
+// or ctxexpand in the user cache directory. `ctxexpand index` prebuilds it
+// and `ctxexpand index --stats` shows what it holds and the last run's hit
+// rates. Notices about the index (a corrupt entry rebuilt) go to stderr
+// unless --quiet. On a terminal, a progress bar shows the loaders' phases
+// once a run has taken more than 400 ms. The Go heap gets a soft limit of
+// 1200 MiB unless GOMEMLIMIT is set (memory.go).
+//
 // # Exit codes
 //
 //	0  success (notes about skipped or degraded input go to stderr)
