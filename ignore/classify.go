@@ -46,27 +46,6 @@ func (m *Matcher) Classify(rel string, head []byte) analyze.Category {
 	return cat
 }
 
-// Recategorize applies the configured Generated patterns to loaded facts:
-// each file they match becomes CatGenerated (vendored files excepted), so
-// that the ranker demotes it. It returns how many files changed.
-func (m *Matcher) Recategorize(facts *analyze.Facts) int {
-	if m == nil || len(m.generated) == 0 || facts == nil {
-		return 0
-	}
-	n := 0
-	for i := range facts.Files {
-		f := &facts.Files[i]
-		if f.Category == analyze.CatGenerated || f.Category == analyze.CatVendored {
-			continue
-		}
-		if m.MatchGenerated(f.Path) {
-			f.Category = analyze.CatGenerated
-			n++
-		}
-	}
-	return n
-}
-
 // generatedFile decides SkipGenerated for a file: by name, by pattern, or
 // (for Go and Rust files) by the header of its content.
 func (m *Matcher) generatedFile(rel string) bool {

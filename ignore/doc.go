@@ -45,7 +45,7 @@
 // "// Code generated … DO NOT EDIT." header) and vendored directories are
 // kept by default, for the ranker demotes their categories; with
 // [Options.SkipGenerated] and [Options.SkipVendored] they are ignored.
-// [Matcher.Recategorize] marks the files the configured patterns name as
-// generated in loaded facts; [Matcher.Classify] is the whole decision for
-// one path.
+// [Matcher.MatchGenerated] says whether the configured patterns name a
+// file (for loaders to mark it generated, so that the ranker demotes it);
+// [Matcher.Classify] is the whole decision for one path.
 package ignore

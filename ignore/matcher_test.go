@@ -238,7 +238,7 @@ x\
 	}
 }
 
-func TestClassifyAndRecategorize(t *testing.T) {
+func TestClassify(t *testing.T) {
 	dir := t.TempDir()
 	m, err := Load(dir, Options{Generated: []string{"internal/gen/", "*_mock.go"}})
 	if err != nil {
@@ -267,28 +267,16 @@ func TestClassifyAndRecategorize(t *testing.T) {
 			t.Errorf("Classify(%q) = %v, want %v", tt.path, got, tt.want)
 		}
 	}
-	facts := &analyze.Facts{Files: []analyze.File{
-		{Path: "main.go", Category: analyze.CatSource},
-		{Path: "internal/gen/types.go", Category: analyze.CatSource},
-		{Path: "store_mock.go", Category: analyze.CatTest},
-		{Path: "vendor/x/y_mock.go", Category: analyze.CatVendored},
-	}}
-	if n := m.Recategorize(facts); n != 2 {
-		t.Errorf("Recategorize changed %d files, want 2", n)
-	}
-	var cats []string
-	for _, f := range facts.Files {
-		cats = append(cats, f.Path+"="+f.Category.String())
-	}
-	want := []string{"main.go=source", "internal/gen/types.go=generated", "store_mock.go=generated", "vendor/x/y_mock.go=vendored"}
-	if diff := cmp.Diff(want, cats); diff != "" {
-		t.Errorf("categories (-want +got):\n%s", diff)
+	for p, want := range map[string]bool{"internal/gen/x/y.go": true, "internal/gen": false, "a/b_mock.go": true, "internal/generated.go": false} {
+		if got := m.MatchGenerated(p); got != want {
+			t.Errorf("MatchGenerated(%q) = %v, want %v", p, got, want)
+		}
 	}
 }
 
 func TestNilMatcher(t *testing.T) {
 	var m *Matcher
-	if m.Match("a.go", false) || m.MatchGenerated("a.go") || m.Problems() != nil || m.Recategorize(&analyze.Facts{}) != 0 {
+	if m.Match("a.go", false) || m.MatchGenerated("a.go") || m.Problems() != nil {
 		t.Error("a nil matcher must ignore nothing")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/query/ollama"
+	"github.com/ctxexpand/ctxexpand/rank"
 )
 
 // Request is one query against a repository.
@@ -37,6 +38,11 @@ type Request struct {
 	// (diff hunks).
 	Explicit []expand.Explicit
 	Extras   []Extra
+
+	// Weights of the ranking; the zero value means rank.DefaultWeights.
+	Weights rank.Weights
+	// Load is how Run loads the repository (Session.Query ignores it).
+	Load LoadOptions
 }
 
 // Session is a loaded repository that answers queries.
@@ -53,6 +59,10 @@ type Session struct {
 
 	commitOnce sync.Once
 	commit     string
+
+	// ignore is LoadOptions.Ignore, kept so that @reference searches
+	// skip what loading skipped.
+	ignore func(rel string, isDir bool) bool
 }
 
 // Open loads and indexes the repository at root.
@@ -70,7 +80,7 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 		}
 		return nil, err
 	}
-	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache}, nil
+	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore}, nil
 }
 
 // Output is the result of one query.
@@ -92,7 +102,7 @@ type Output struct {
 
 // Run loads the repository and answers one query.
 func Run(ctx context.Context, req Request) (*Output, error) {
-	s, err := Open(ctx, req.Root, LoadOptions{SkipTests: false})
+	s, err := Open(ctx, req.Root, req.Load)
 	if err != nil {
 		return nil, err
 	}
@@ -112,6 +122,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 		Depth:    req.Depth,
 		MaxFiles: req.MaxFiles,
 		NoTests:  req.NoTests,
+		Weights:  req.Weights,
 	})
 	if err != nil {
 		return nil, err
