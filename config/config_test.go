@@ -114,6 +114,17 @@ func TestParseErrors(t *testing.T) {
 			}},
 		{"unknown table", "[file]\nexclude = []\n",
 			[]string{`c.toml:1:2: unknown key "file" at the top level (did you mean "files"?); known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, files, weights`}},
+		{"unknown keys and a wrong type together", "max_file = 3\n[weights]\nseed = \"high\"\nsead = 1\n",
+			[]string{
+				`c.toml:1:1: unknown key "max_file" at the top level (did you mean "max_files"?); known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, files, weights`,
+				`c.toml:3:8: weights.seed: want a number, got a string`,
+				`c.toml:4:1: unknown key "weights.sead" in [weights] (did you mean "seed"?); known keys: seed, explicit, graph, lexical, symbol_lexical, path, test, generated, vendored, example`,
+			}},
+		{"unknown keys and bad values together", "depth = 11\nzz = 1\n",
+			[]string{
+				`c.toml:1: depth: must be between 0 (the strategy decides) and 10, got 11`,
+				`c.toml:2:1: unknown key "zz" at the top level; known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, files, weights`,
+			}},
 		{"string for an integer", `budget = "lots"` + "\n", []string{`c.toml:1:10: budget: want a positive integer (tokens), got a string`}},
 		{"float for an integer", "max_files = 1.5\n", []string{`c.toml:1:13: max_files: want a positive integer, got a float`}},
 		{"string for a list", "[files]\nexclude = \"docs/\"\n", []string{`c.toml:2:11: files.exclude: want a list of strings such as ["docs/", "*.pb.go"], got a string`}},

@@ -14,10 +14,12 @@
 // # Errors
 //
 // [Parse] and [Load] refuse unknown keys and values of the wrong type or
-// out of range. Every problem is reported at once, as an [Errors] list
+// out of range. Problems are reported together, as an [Errors] list
 // sorted by position whose items ([*Error]) name the file, the line and
-// column when known, and the key; all wrap [ErrInvalid]. Parsing never
-// panics, whatever the input (FuzzParseConfig).
+// column when known, and the key; all wrap [ErrInvalid]. Every unknown key
+// and every value out of range is listed; of values of the wrong type, the
+// first (the decoder stops there). Parsing never panics, whatever the
+// input (FuzzParseConfig).
 //
 // # Precedence
 //

@@ -122,21 +122,66 @@ func Find(root string) string {
 }
 
 // Parse parses and validates a configuration file's content; name is used
-// in messages. Every problem found is reported: the error is an [Errors]
-// list sorted by position, each naming the file, the line when known, and
-// the key. Unknown keys and values of the wrong type are errors.
+// in messages. The error is an [Errors] list sorted by position, each item
+// naming the file, the line when known, and the key: every unknown key,
+// the first value of the wrong type, and every value out of range.
 func Parse(data []byte, name string) (*File, error) {
 	f := &File{Name: name}
+	// First the layout alone (any value fits), so that every unknown key
+	// is reported even when a value has the wrong type; then the types.
+	var errs Errors
+	var shape rawShape
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f.raw); err != nil {
-		return nil, decodeErrors(name, data, err)
+	if err := dec.Decode(&shape); err != nil {
+		var strict *toml.StrictMissingError
+		if !errors.As(err, &strict) {
+			return nil, decodeErrors(name, data, err) // a syntax error: nothing more to say
+		}
+		errs = decodeErrors(name, data, err)
 	}
-	if errs := f.validate(data); len(errs) > 0 {
+	if err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f.raw); err != nil {
+		errs = append(errs, decodeErrors(name, data, err)...)
+	} else {
+		errs = append(errs, f.validate(data)...)
+	}
+	if len(errs) > 0 {
 		errs.sort()
 		return nil, errs
 	}
 	return f, nil
+}
+
+// rawShape is rawFile with room for a value of any type under each key,
+// for finding the unknown keys.
+type rawShape struct {
+	Budget    any `toml:"budget"`
+	Tokenizer any `toml:"tokenizer"`
+	Format    any `toml:"format"`
+	Strategy  any `toml:"strategy"`
+	Depth     any `toml:"depth"`
+	MaxFiles  any `toml:"max_files"`
+	NoTests   any `toml:"no_tests"`
+	Timeout   any `toml:"timeout"`
+	Files     *struct {
+		Exclude       any `toml:"exclude"`
+		Include       any `toml:"include"`
+		Generated     any `toml:"generated"`
+		SkipGenerated any `toml:"skip_generated"`
+		SkipVendored  any `toml:"skip_vendored"`
+	} `toml:"files"`
+	Weights *struct {
+		Seed          any `toml:"seed"`
+		Explicit      any `toml:"explicit"`
+		Graph         any `toml:"graph"`
+		Lexical       any `toml:"lexical"`
+		SymbolLexical any `toml:"symbol_lexical"`
+		Path          any `toml:"path"`
+		Test          any `toml:"test"`
+		Generated     any `toml:"generated"`
+		Vendored      any `toml:"vendored"`
+		Example       any `toml:"example"`
+	} `toml:"weights"`
 }
 
 // Apply sets, in s, every value the file sets, recording the file as their
