@@ -1,6 +1,7 @@
 package ignore
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -356,5 +357,39 @@ gen/
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		m.Match(paths[i%len(paths)], false)
+	}
+}
+
+// BenchmarkListFiles reports what the rules cost a real walk: this module's
+// own tree listed with and without a matcher (every file of any kind).
+func BenchmarkListFiles(b *testing.B) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, withRules := range []bool{false, true} {
+		name := "plain"
+		if withRules {
+			name = "ignore"
+		}
+		b.Run(name, func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				opt := analyze.WalkOptions{AllFiles: true}
+				if withRules {
+					m, err := Load(root, Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					opt.Ignore = m.Match
+				}
+				files, _, err := analyze.ListFiles(context.Background(), root, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(files)
+			}
+			b.ReportMetric(float64(n), "files")
+		})
 	}
 }

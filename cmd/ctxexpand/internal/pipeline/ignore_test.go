@@ -39,15 +39,15 @@ func copyTree(t *testing.T, src string) string {
 	return dst
 }
 
-// TestIgnoredFilesNeverReachTheOutput ignores one package of a copy of
-// gosvc with a .gitignore and checks every place a path can surface: the
-// ranking, the bundle and @grep results.
-func TestIgnoredFilesNeverReachTheOutput(t *testing.T) {
+// TestIgnoreRules loads a copy of gosvc whose .gitignore ignores one
+// package and whose configured generated patterns name another, once, and
+// checks both through Open and Query.
+func TestIgnoreRules(t *testing.T) {
 	root := copyTree(t, filepath.Join(repoRoot(t), "testdata", "gosvc"))
 	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("# the auth package is private\ninternal/auth/\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := ignore.Load(root, ignore.Options{})
+	m, err := ignore.Load(root, ignore.Options{Generated: []string{"internal/models/"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +56,13 @@ func TestIgnoredFilesNeverReachTheOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.FixedCommit = "0000000000000000000000000000000000000000"
+	t.Run("ignored files never reach the output", func(t *testing.T) { checkIgnoredNeverOutput(t, s) })
+	t.Run("configured generated files are demoted", func(t *testing.T) { checkGenerated(t, s) })
+}
+
+// checkIgnoredNeverOutput checks every place a path can surface: the
+// loaded facts, the ranking, the bundle and @grep results.
+func checkIgnoredNeverOutput(t *testing.T, s *Session) {
 	for _, f := range s.Facts.Files {
 		if strings.HasPrefix(f.Path, "internal/auth/") {
 			t.Errorf("ignored file %s was loaded", f.Path)
@@ -100,18 +107,9 @@ func TestIgnoredFilesNeverReachTheOutput(t *testing.T) {
 	}
 }
 
-// TestConfiguredGeneratedAndWeights checks that configured generated
-// patterns demote files and that request weights reach the ranking.
-func TestConfiguredGeneratedAndWeights(t *testing.T) {
-	root := copyTree(t, filepath.Join(repoRoot(t), "testdata", "gosvc"))
-	m, err := ignore.Load(root, ignore.Options{Generated: []string{"internal/models/"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(context.Background(), root, LoadOptions{Ignore: m.Match, Generated: m.MatchGenerated, IgnoreProblems: m.Problems})
-	if err != nil {
-		t.Fatal(err)
-	}
+// checkGenerated checks that configured generated patterns demote files
+// and that request weights reach the ranking.
+func checkGenerated(t *testing.T, s *Session) {
 	for _, f := range s.Facts.Files {
 		gen := strings.HasPrefix(f.Path, "internal/models/")
 		if gen != (f.Category == analyze.CatGenerated) {
