@@ -145,11 +145,13 @@ func (m *Matcher) Root() string { return m.root }
 // directory when isDir) is ignored. Its signature is that of
 // analyze.WalkOptions.Ignore and pipeline.LoadOptions.Ignore.
 //
-// A path is ignored when the last pattern matching it, among those of
-// .git/info/exclude, then the ignore files from the top down to its
-// directory, then Options.Exclude, is not negated; or when one of its
-// directories is ignored (git cannot re-include a file inside an ignored
-// directory, and neither can this). Options.Include overrides all of it.
+// Git's own ".git" (a directory, or the file of a linked worktree) is
+// always ignored. Otherwise a path is ignored when the last pattern
+// matching it, among those of .git/info/exclude, then the ignore files
+// from the top down to its directory, then Options.Exclude, is not
+// negated; or when one of its directories is ignored (git cannot
+// re-include a file inside an ignored directory, and neither can this).
+// Options.Include overrides all of it.
 // With SkipVendored or SkipGenerated, vendored and generated files are
 // ignored too; a generated file is recognised by its name, the configured
 // patterns, or a "Code generated … DO NOT EDIT." header (read for .go and
@@ -161,6 +163,9 @@ func (m *Matcher) Match(rel string, isDir bool) bool {
 	segs := splitPath(rel)
 	if len(segs) == 0 {
 		return false
+	}
+	if slices.Contains(segs, ".git") {
+		return true // git's own data (a directory, or a worktree's .git file)
 	}
 	if m.included(segs, isDir) {
 		return false

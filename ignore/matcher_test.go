@@ -77,7 +77,7 @@ gitdir: store/worktrees/w
 -- a.go --
 `,
 			root: "",
-			want: []string{".git", "a.go", "store/info/exclude", "store/worktrees/w/commondir"},
+			want: []string{"a.go", "store/info/exclude", "store/worktrees/w/commondir"},
 		},
 		{
 			name: "config exclude beats ignore files; include beats everything",
