@@ -37,6 +37,11 @@ type expandOptions struct {
 	Truncate  string
 	Margin    float64
 	Context   int
+
+	// Config names the configuration file (--config); changed reports
+	// which flags the user set, for precedence over it (config.go).
+	Config  string
+	changed func(flag string) bool
 }
 
 func newExpandOptions() *expandOptions {
@@ -65,6 +70,8 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Planner, "planner", "heuristic", "query planner: heuristic, or ollama (a local model; falls back to heuristic)")
 	f.StringVar(&o.Ollama, "ollama-host", "", "Ollama server for --planner ollama (default $OLLAMA_HOST or http://localhost:11434)")
 	f.StringVar(&o.Model, "ollama-model", "", "model for --planner ollama (default $OLLAMA_MODEL)")
+	f.StringVar(&o.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any); flags override it")
+	o.changed = f.Changed
 }
 
 func (o *expandOptions) validate() error {
@@ -128,6 +135,10 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 	if err != nil {
 		return err
 	}
+	cfg, load, err := o.applyConfig(root)
+	if err != nil {
+		return err
+	}
 	if o.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
@@ -150,6 +161,8 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		ContextLines: o.Context,
 		OllamaHost:   o.Ollama,
 		OllamaModel:  o.Model,
+		Weights:      cfg.Weights,
+		Load:         load,
 	})
 	if err != nil {
 		return err

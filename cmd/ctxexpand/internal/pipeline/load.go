@@ -15,6 +15,12 @@ type LoadOptions struct {
 	SkipTests bool
 	// Ignore is asked about every repository path before it is analysed.
 	Ignore func(rel string, isDir bool) bool
+	// Generated, when set, marks the files it reports as generated, so
+	// that the ranker demotes them (vendored files stay vendored), and
+	// IgnoreProblems is asked after loading for the problems met reading
+	// ignore rules. ignore.Matcher's MatchGenerated and Problems fit.
+	Generated      func(rel string) bool
+	IgnoreProblems func() []analyze.Problem
 	// AllowNetwork lets the Go loader download missing modules.
 	AllowNetwork bool
 	Logf         func(format string, args ...any)
@@ -52,6 +58,7 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 	if len(present) == 0 {
 		merged.Problems = append(merged.Problems, probs...)
 		merged.Problemf(analyze.ProblemSkipped, "", 0, "no Go or Rust source files found; nothing to analyse")
+		applyIgnoreRules(merged, opt)
 		return merged, nil
 	}
 	results := make([]*analyze.Facts, len(loaders))
@@ -79,6 +86,23 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 	if ctx.Err() != nil {
 		merged.Partial = true
 	}
+	applyIgnoreRules(merged, opt)
 	merged.Normalize()
 	return merged, nil
+}
+
+// applyIgnoreRules marks configured generated files and records the
+// problems met reading ignore rules.
+func applyIgnoreRules(facts *analyze.Facts, opt LoadOptions) {
+	if opt.Generated != nil {
+		for i := range facts.Files {
+			f := &facts.Files[i]
+			if f.Category != analyze.CatGenerated && f.Category != analyze.CatVendored && opt.Generated(f.Path) {
+				f.Category = analyze.CatGenerated
+			}
+		}
+	}
+	if opt.IgnoreProblems != nil {
+		facts.Problems = append(facts.Problems, opt.IgnoreProblems()...)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/query/ollama"
+	"github.com/ctxexpand/ctxexpand/rank"
 )
 
 // Request is one query against a repository.
@@ -44,6 +45,10 @@ type Request struct {
 	Truncation   string
 	TokenMargin  float64
 	ContextLines int
+	// Weights of the ranking; the zero value means rank.DefaultWeights.
+	Weights rank.Weights
+	// Load is how Run loads the repository (Session.Query ignores it).
+	Load LoadOptions
 }
 
 // Session is a loaded repository that answers queries.
@@ -60,6 +65,10 @@ type Session struct {
 
 	commitOnce sync.Once
 	commit     string
+
+	// ignore is LoadOptions.Ignore, kept so that @reference searches
+	// skip what loading skipped.
+	ignore func(rel string, isDir bool) bool
 }
 
 // Open loads and indexes the repository at root.
@@ -77,7 +86,7 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 		}
 		return nil, err
 	}
-	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache}, nil
+	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore}, nil
 }
 
 // Output is the result of one query.
@@ -99,7 +108,7 @@ type Output struct {
 
 // Run loads the repository and answers one query.
 func Run(ctx context.Context, req Request) (*Output, error) {
-	s, err := Open(ctx, req.Root, LoadOptions{SkipTests: false})
+	s, err := Open(ctx, req.Root, req.Load)
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +128,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 		Depth:    req.Depth,
 		MaxFiles: req.MaxFiles,
 		NoTests:  req.NoTests,
+		Weights:  req.Weights,
 	})
 	if err != nil {
 		return nil, err
