@@ -115,11 +115,11 @@ func relatedFiles(ctx context.Context, sess *pipeline.Session, in RelatedArgs) (
 		return nil, toolErrorf("%s is not a Go or Rust source file the analysis knows%s", rel, suggestFiles(sess.Facts, rel))
 	}
 	out, err := sess.Query(ctx, pipeline.Request{
-		Root:     sess.Root,
-		Strategy: strategy,
-		Depth:    in.Depth,
-		MaxFiles: limit + 1, // the file itself ranks first
-		Explicit: []expand.Explicit{{Path: rel, Reason: "the file asked about"}},
+		Root:      sess.Root,
+		Strategy:  strategy,
+		Depth:     in.Depth,
+		MaxFiles:  limit + 1, // the file itself ranks first
+		Explicit:  []expand.Explicit{{Path: rel, Reason: "the file asked about"}},
 		NoNetwork: true,
 	})
 	if err != nil {

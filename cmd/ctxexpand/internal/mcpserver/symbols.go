@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -113,26 +114,28 @@ func findSymbol(sess *pipeline.Session, in FindSymbolArgs) (*FindSymbolResult, e
 			Match:     m.How,
 		})
 	}
+	var notes []string
 	switch {
-	case len(r.Matches) == 0 && len(r.Suggestions) > 0:
-		out.Note = fmt.Sprintf("no symbol is named %s; did you mean %s?", in.Name, strings.Join(r.Suggestions, ", "))
-	case len(r.Matches) == 0:
-		out.Note = fmt.Sprintf("no symbol is named %s, and none is close; try the unqualified name, or expand_context with a description of what it does", in.Name)
-	case r.Matches[0].How == rank.MatchFuzzy:
-		out.Note = fmt.Sprintf("no symbol is named %s exactly; these are the closest names", in.Name)
+	case len(r.Matches) == 0 && len(r.Suggestions) == 0:
+		notes = append(notes, fmt.Sprintf("no symbol is named %s, and none is close; try the unqualified name, or expand_context with a description of what it does", in.Name))
+	case len(r.Matches) == 0 || r.Matches[0].How == rank.MatchFuzzy:
+		notes = append(notes, fmt.Sprintf("no symbol is named %s; the closest names are listed", in.Name))
 	case r.Matches[0].How == rank.MatchNameOnly:
-		out.Note = fmt.Sprintf("the qualifier of %s matched no definition; definitions of the bare name are listed", in.Name)
+		notes = append(notes, fmt.Sprintf("the qualifier of %s matched no definition; definitions of the bare name are listed", in.Name))
 	case r.Matches[0].How == rank.MatchContainer:
-		out.Note = fmt.Sprintf("%s has no member of that name; the type itself is listed", strings.Join(ent.Parts[:len(ent.Parts)-1], "."))
+		n := fmt.Sprintf("%s has no member named %s; the type itself is listed first", strings.Join(ent.Parts[:len(ent.Parts)-1], "."), ent.Name())
+		if slices.ContainsFunc(r.Matches, func(m rank.Match) bool { return m.How == rank.MatchNameOnly }) {
+			n += ", then the definitions of " + ent.Name() + " elsewhere"
+		}
+		notes = append(notes, n)
+	}
+	if len(r.Suggestions) > 0 {
+		notes = append(notes, "did you mean "+strings.Join(r.Suggestions, ", ")+"?")
 	}
 	if len(r.Matches) > limit {
-		more := fmt.Sprintf("%d more definitions were cut by limit=%d", len(r.Matches)-limit, limit)
-		if out.Note != "" {
-			out.Note += "; " + more
-		} else {
-			out.Note = more
-		}
+		notes = append(notes, fmt.Sprintf("%d more definitions were cut by limit=%d", len(r.Matches)-limit, limit))
 	}
+	out.Note = strings.Join(notes, "; ")
 	return out, nil
 }
 

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -69,6 +70,7 @@ func (p DiffProblem) Error() string { return fmt.Sprintf("diff line %d: %s", p.L
 func ParseUnified(text string) ([]FileDiff, []DiffProblem) {
 	p := diffParser{lines: strings.SplitAfter(text, "\n")}
 	p.run()
+	sort.SliceStable(p.probs, func(i, j int) bool { return p.probs[i].Line < p.probs[j].Line })
 	return p.files, p.probs
 }
 
