@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,7 +44,12 @@ The repository is loaded on the first call and kept; edited files are
 noticed and reloaded. Logs go to standard error. See docs/mcp.md.`,
 		Example: `  ctxexpand mcp --root ~/src/myservice
   claude mcp add ctxexpand -- ctxexpand mcp --root "$PWD"`,
-		Args: cobra.NoArgs,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("mcp takes no arguments, got %q: choose the repository with --root", args)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return opts.run(cmd.Context(), io)
 		},
@@ -80,7 +86,7 @@ func (o *mcpOptions) run(ctx context.Context, io *IO) error {
 	}
 	srv, err := mcpserver.New(mcpserver.Options{
 		Root:          root,
-		Version:       versionString(),
+		Version:       strings.TrimPrefix(versionString(), "ctxexpand "),
 		Load:          pipeline.LoadOptions{SkipTests: o.NoTests, Logf: nil},
 		Tokenizer:     o.Tokenizer,
 		NoNetwork:     o.NoNetwork,

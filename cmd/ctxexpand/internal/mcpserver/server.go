@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -79,7 +81,7 @@ func New(opts Options) (*Server, error) {
 		// No logging capability: progress goes to stderr.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
-	s.mcp.AddReceivingMiddleware(explainArgumentErrors)
+	s.mcp.AddReceivingMiddleware(s.guardToolCalls, explainArgumentErrors)
 	addExpandTool(s)
 	addFindSymbolTool(s)
 	addRelatedTool(s)
@@ -181,6 +183,32 @@ func (s *Server) call(ctx context.Context, tool string, refresh bool, fn func(ct
 func isToolErr(err error) bool {
 	var te *toolErr
 	return errors.As(err, &te)
+}
+
+// guardToolCalls keeps a tool call from taking the server down: it reads
+// "arguments": null as no arguments (the SDK would apply schema defaults
+// to a nil map and panic), and turns a panic anywhere in the call into a
+// tool error.
+func (s *Server) guardToolCalls(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		if method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		name := ""
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+			name = p.Name
+			if a := bytes.TrimSpace(p.Arguments); len(a) == 0 || bytes.Equal(a, []byte("null")) {
+				p.Arguments = json.RawMessage("{}")
+			}
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				s.logf("panic in %s: %v\n%s", name, p, debug.Stack())
+				res, err = errorResult(toolErrorf("internal error in %s: %v. This is a bug in ctxexpand; please report it. Other tools and other arguments still work", name, p)), nil
+			}
+		}()
+		return next(ctx, method, req)
+	}
 }
 
 // schemaPath is a property's place in a validation message.

@@ -126,7 +126,10 @@ func TestSessionLifetime(t *testing.T) {
 		{name: "a change inside the interval is not seen yet", do: func() { writeFile(t, root, "world.go", "package m\n\nfunc World() {}\n") }, symbol: "World", wantLoads: 1, wantFound: false},
 		{name: "after the interval the change reloads", do: func() { clock.advance(2 * time.Second) }, symbol: "World", wantLoads: 2, wantNote: "reloaded: files changed on disk", wantFound: true},
 		{name: "no change, no reload", do: func() { clock.advance(2 * time.Second) }, symbol: "World", wantLoads: 2, wantFound: true},
-		{name: "an edited manifest reloads", do: func() { writeFile(t, root, "go.mod", "module example.com/m\n\ngo 1.22\n"); clock.advance(2 * time.Second) }, symbol: "Hello", wantLoads: 3, wantNote: "files changed", wantFound: true},
+		{name: "an edited manifest reloads", do: func() {
+			writeFile(t, root, "go.mod", "module example.com/m\n\ngo 1.22\n")
+			clock.advance(2 * time.Second)
+		}, symbol: "Hello", wantLoads: 3, wantNote: "files changed", wantFound: true},
 		{name: "refresh reloads at once", symbol: "Hello", refresh: true, wantLoads: 4, wantNote: "reloaded on request", wantFound: true},
 		{name: "a deleted file reloads", do: func() { os.Remove(filepath.Join(root, "world.go")); clock.advance(2 * time.Second) }, symbol: "World", wantLoads: 5, wantNote: "files changed", wantFound: false},
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestListTools(t *testing.T) {
@@ -382,6 +383,12 @@ func TestDiffContextWorkingTree(t *testing.T) {
 	}
 	if strings.Contains(all, "empty query") {
 		t.Errorf("the empty-query advice leaked into diff_context: %q", all)
+	}
+
+	// "arguments": null reads as no arguments.
+	nullRes, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "diff_context", Arguments: json.RawMessage("null")})
+	if err != nil || nullRes.IsError {
+		t.Errorf("null arguments: %v %v", err, texts(nullRes))
 	}
 
 	// Comparing HEAD with itself is an empty diff, not an error.
