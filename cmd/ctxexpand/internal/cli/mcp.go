@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -55,7 +56,7 @@ noticed and reloaded. Logs go to standard error. See docs/mcp.md.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml or .git)")
+	f.StringVar(&opts.Root, "root", "", "repository root (default: the first folder of $WORKSPACE_FOLDER_PATHS, else the nearest ancestor of the working directory holding go.mod, Cargo.toml or .git)")
 	f.StringVar(&opts.Tokenizer, "tokenizer", opts.Tokenizer, "token counter for budgets: o200k, cl100k or estimate")
 	f.BoolVar(&opts.NoNetwork, "no-network", false, "never fetch @url references in queries")
 	f.BoolVar(&opts.NoTests, "no-tests", false, "leave test files out of the analysis")
@@ -75,7 +76,7 @@ func (o *mcpOptions) run(ctx context.Context, io *IO) error {
 	if o.Timeout < 0 {
 		return usagef("--timeout must not be negative, got %v", o.Timeout)
 	}
-	root, err := resolveRoot(o.Root)
+	root, err := mcpRoot(o.Root)
 	if err != nil {
 		return err
 	}
@@ -103,6 +104,30 @@ func (o *mcpOptions) run(ctx context.Context, io *IO) error {
 		return fmt.Errorf("mcp server: %w", err)
 	}
 	return nil
+}
+
+// mcpRoot is the repository to serve: --root; else the first folder of
+// $WORKSPACE_FOLDER_PATHS, which Cursor sets for the servers it starts
+// (often from / or the home directory); else the project around the
+// working directory, as for the main command. It refuses the root of the
+// file system and the home directory, where a loader would read
+// everything.
+func mcpRoot(flag string) (string, error) {
+	if flag == "" {
+		if ws := os.Getenv("WORKSPACE_FOLDER_PATHS"); ws != "" {
+			first, _, _ := strings.Cut(ws, ",")
+			flag = strings.TrimSpace(first)
+		}
+	}
+	root, err := resolveRoot(flag)
+	if err != nil {
+		return "", err
+	}
+	home, _ := os.UserHomeDir()
+	if filepath.Dir(root) == root || (home != "" && filepath.Clean(home) == root) {
+		return "", usagef("refusing to serve %s: pass --root with the repository (MCP clients may start servers outside the project; see docs/mcp.md)", root)
+	}
+	return root, nil
 }
 
 // transportFor speaks MCP over the command's standard streams: the real

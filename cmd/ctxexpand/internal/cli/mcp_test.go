@@ -24,6 +24,7 @@ func TestMCPUsageErrors(t *testing.T) {
 		{[]string{"mcp", "--timeout", "-1s"}, "--timeout must not be negative"},
 		{[]string{"mcp", "extra"}, "mcp takes no arguments"},
 		{[]string{"mcp", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"mcp", "--root", string(filepath.Separator)}, "refusing to serve"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -55,8 +56,10 @@ func TestMCPServesOnItsStreams(t *testing.T) {
 	outR, outW := io.Pipe()
 	var stderr bytes.Buffer
 	done := make(chan int, 1)
+	// No --root: the folder comes from the variable Cursor sets.
+	t.Setenv("WORKSPACE_FOLDER_PATHS", root+","+t.TempDir())
 	go func() {
-		code := Main([]string{"mcp", "--root", root, "--check-interval", "-1s"}, inR, outW, &stderr)
+		code := Main([]string{"mcp", "--check-interval", "-1s"}, inR, outW, &stderr)
 		outW.Close()
 		done <- code
 	}()

@@ -2,8 +2,12 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -112,7 +116,10 @@ func relatedFiles(ctx context.Context, sess *pipeline.Session, in RelatedArgs) (
 		return nil, &toolErr{err.Error() + suggestFiles(sess.Facts, p)}
 	}
 	if _, ok := sess.Facts.FileByPath(rel); !ok {
-		return nil, toolErrorf("%s is not a Go or Rust source file the analysis knows%s", rel, suggestFiles(sess.Facts, rel))
+		if _, err := os.Stat(filepath.Join(sess.Root, filepath.FromSlash(rel))); errors.Is(err, fs.ErrNotExist) {
+			return nil, toolErrorf("%s does not exist in the repository: give a path relative to the repository root%s", rel, suggestFiles(sess.Facts, rel))
+		}
+		return nil, toolErrorf("%s is not a Go or Rust source file the analysis knows (only .go and .rs files are analysed, and vendored, hidden or oversized ones are skipped)%s", rel, suggestFiles(sess.Facts, rel))
 	}
 	out, err := sess.Query(ctx, pipeline.Request{
 		Root:      sess.Root,

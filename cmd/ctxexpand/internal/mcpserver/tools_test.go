@@ -186,7 +186,7 @@ func TestToolArgumentErrors(t *testing.T) {
 		{"expand_context", map[string]any{"query": 3}, "query: type"},
 		{"find_symbol", map[string]any{"name": "not a name"}, "is not a symbol name"},
 		{"find_symbol", map[string]any{"name": "x", "limit": 0}, "limit: minimum"},
-		{"related_files", map[string]any{"path": "service/user.go"}, "did you mean internal/models/user.go, internal/service/user.go?"},
+		{"related_files", map[string]any{"path": "service/user.go"}, "service/user.go does not exist in the repository: give a path relative to the repository root; did you mean internal/models/user.go, internal/service/user.go?"},
 		{"related_files", map[string]any{"path": "../../etc/passwd"}, "outside the repository"},
 		{"related_files", map[string]any{"path": "README.md"}, "not a Go or Rust source file"},
 		{"related_files", map[string]any{"path": editFile, "strategy": "sideways"}, "unknown strategy"},
