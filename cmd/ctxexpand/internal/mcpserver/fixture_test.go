@@ -105,7 +105,7 @@ func TestMain(m *testing.M) {
 }
 
 // sharedClient returns a client connected in memory to the shared server.
-func sharedClient(t *testing.T) (*mcp.ClientSession, string) {
+func sharedClient(t testing.TB) (*mcp.ClientSession, string) {
 	t.Helper()
 	shared.once.Do(func() {
 		shared.dir, shared.err = os.MkdirTemp("", "mcpserver-test-")
