@@ -81,6 +81,7 @@ The query is free text. Inline references pin things explicitly:
 	root.AddCommand(newVersionCmd(io))
 	root.AddCommand(newBenchCmd(io))
 	root.AddCommand(newConfigCmd(io))
+	root.AddCommand(newMCPCmd(io))
 	return root
 }
 
