@@ -106,7 +106,7 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 	}
 
 	lex := e.Index.Score(plan.Terms)
-	sb := seedBuilder{e: e, lex: lex}
+	sb := seedBuilder{e: e, lex: lex, testsWanted: plan.Action == query.ActionTest}
 	sb.entities(plan, res)
 	sb.frames(plan)
 	sb.paths(plan)
