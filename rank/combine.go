@@ -81,6 +81,9 @@ type CombineOptions struct {
 	// "servic") into the word the user wrote ("service") for reasons;
 	// returning "" hides the term.
 	Display func(term string) string
+	// Fusion chooses how the evidence combines: FusionSum adds the
+	// normalised values, FusionRRF adds reciprocal ranks.
+	Fusion Fusion
 	// SymHitMin is the least lexical share (of the best symbol score in the
 	// repository) for a symbol to count as a lexical hit of its file.
 	SymHitMin float64
@@ -176,19 +179,31 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 		}
 	}
 
+	// Raw evidence per file.
+	raw := make([][numSignals]float64, n)
+	for i := range facts.Files {
+		a := &accs[i]
+		raw[i][sigSeed] = a.seed
+		raw[i][sigGraph] = a.graph
+		if lex != nil {
+			if maxFile > 0 {
+				raw[i][sigLex] = lex.File[i] / maxFile
+			}
+			if maxSym > 0 {
+				raw[i][sigSymLex] = bestSymScore[i] / maxSym
+			}
+			raw[i][sigPath] = lex.Path[i]
+		}
+	}
+	val := raw
+	if opt.Fusion == FusionRRF {
+		val = reciprocalRanks(facts, raw)
+	}
+
 	var out []FileRank
 	for i := range facts.Files {
 		a := &accs[i]
-		var fileLex, symLex, pathShare float64
-		if lex != nil {
-			if maxFile > 0 {
-				fileLex = lex.File[i] / maxFile
-			}
-			if maxSym > 0 {
-				symLex = bestSymScore[i] / maxSym
-			}
-			pathShare = lex.Path[i]
-		}
+		fileLex, symLex, pathShare := raw[i][sigLex], raw[i][sigSymLex], raw[i][sigPath]
 		if !a.touched && fileLex == 0 && pathShare == 0 {
 			continue
 		}
@@ -201,8 +216,8 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 			fr.Score += weight * v
 		}
 		add("explicit", w.Explicit, a.explicit, a.explicitWhy)
-		add("seed", w.Seed, a.seed, a.seedWhy)
-		add("graph", w.Graph, a.graph, a.graphWhy)
+		add("seed", w.Seed, val[i][sigSeed], a.seedWhy)
+		add("graph", w.Graph, val[i][sigGraph], a.graphWhy)
 		var matched string
 		if lex != nil && len(lex.Matched[i]) > 0 {
 			words := lex.Matched[i]
@@ -214,12 +229,13 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 			}
 			matched = strings.Join(dedupe(words), ", ")
 		}
-		add("lexical", w.Lexical, fileLex, matched)
+		add("lexical", w.Lexical, val[i][sigLex], matched)
 		if bestSym[i] != analyze.NoSym {
 			s := &facts.Symbols[bestSym[i]]
-			add("symbol_lexical", w.SymLexical, symLex, s.QualName(facts.Files[i].Lang))
+			add("symbol_lexical", w.SymLexical, val[i][sigSymLex], s.QualName(facts.Files[i].Lang))
 		}
-		add("path", w.Path, pathShare, facts.Files[i].Path)
+		add("path", w.Path, val[i][sigPath], facts.Files[i].Path)
+		_ = symLex
 
 		factor := 1.0
 		switch facts.Files[i].Category {
@@ -320,4 +336,62 @@ func (c Contrib) String() string {
 		return fmt.Sprintf("%s %+.3f", c.What, c.Value)
 	}
 	return fmt.Sprintf("%s %+.3f (%s)", c.What, c.Value, c.Detail)
+}
+
+// Fusion is how Combine merges the per-signal evidence of a file.
+type Fusion uint8
+
+const (
+	// FusionSum adds each signal's value (seed and graph strengths in
+	// 0..1, lexical scores divided by their maximum) times its weight.
+	FusionSum Fusion = iota
+	// FusionRRF adds, per signal, weight × (k+1)/(k+rank): reciprocal rank
+	// fusion, which needs no calibration between signals and lets no single
+	// signal's scale dominate.
+	FusionRRF
+)
+
+// Signals fused by Combine.
+const (
+	sigSeed = iota
+	sigGraph
+	sigLex
+	sigSymLex
+	sigPath
+	numSignals
+)
+
+// rrfK is the rank offset of reciprocal rank fusion: how fast a signal's
+// vote decays down its ranking.
+const rrfK = 10
+
+// reciprocalRanks replaces each signal's values by (k+1)/(k+rank) of the
+// file in that signal's ranking (ties share the better rank; files without
+// the signal get 0).
+func reciprocalRanks(facts *analyze.Facts, raw [][numSignals]float64) [][numSignals]float64 {
+	out := make([][numSignals]float64, len(raw))
+	idx := make([]int, 0, len(raw))
+	for sig := 0; sig < numSignals; sig++ {
+		idx = idx[:0]
+		for i := range raw {
+			if raw[i][sig] > 0 {
+				idx = append(idx, i)
+			}
+		}
+		sort.Slice(idx, func(a, b int) bool {
+			x, y := raw[idx[a]][sig], raw[idx[b]][sig]
+			if x != y {
+				return x > y
+			}
+			return facts.Files[idx[a]].Path < facts.Files[idx[b]].Path
+		})
+		rank := 0
+		for j, i := range idx {
+			if j == 0 || raw[i][sig] != raw[idx[j-1]][sig] {
+				rank = j + 1
+			}
+			out[i][sig] = float64(rrfK+1) / float64(rrfK+rank)
+		}
+	}
+	return out
 }
