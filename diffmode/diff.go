@@ -187,3 +187,40 @@ func (h *Hunk) Runs() []Run {
 	}
 	return out
 }
+
+// Relative rewrites the paths of a diff made at the top of a work tree
+// for a root below it (prefix "sub/dir/"): paths under the prefix lose
+// it and files outside it are dropped. A diff with no path under the
+// prefix is taken to be relative already and left alone. It returns the
+// number of files dropped.
+func (d *Diff) Relative(prefix string) int {
+	prefix = strings.TrimSuffix(prefix, "/") + "/"
+	if prefix == "/" {
+		return 0
+	}
+	under := func(p string) bool { return p == "" || strings.HasPrefix(p, prefix) }
+	any := false
+	for i := range d.Files {
+		f := &d.Files[i]
+		if (f.OldPath != "" && strings.HasPrefix(f.OldPath, prefix)) || (f.NewPath != "" && strings.HasPrefix(f.NewPath, prefix)) {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return 0
+	}
+	kept := d.Files[:0]
+	dropped := 0
+	for _, f := range d.Files {
+		if !under(f.OldPath) || !under(f.NewPath) {
+			dropped++
+			continue
+		}
+		f.OldPath = strings.TrimPrefix(f.OldPath, prefix)
+		f.NewPath = strings.TrimPrefix(f.NewPath, prefix)
+		kept = append(kept, f)
+	}
+	d.Files = kept
+	return dropped
+}

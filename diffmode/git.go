@@ -274,3 +274,18 @@ func BlobSource(g *Git) Sources {
 		return g.Blob(ctx, f.OldBlob)
 	})
 }
+
+// Unstaged reports whether any of paths has changes in the working tree
+// that are not staged.
+func (g *Git) Unstaged(ctx context.Context, paths []string) (bool, error) {
+	args := append([]string{"diff", "--quiet", "--no-ext-diff", "--relative", "--"}, paths...)
+	err := g.run(ctx, io.Discard, args...)
+	if err == nil {
+		return false, nil
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 1 {
+		return true, nil
+	}
+	return false, err
+}

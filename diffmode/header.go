@@ -48,9 +48,10 @@ func headerName(s string) (string, error) {
 		return nullName(name), nil
 	}
 	if i := strings.IndexByte(s, '\t'); i >= 0 {
-		s = s[:i]
+		s = s[:i] // a timestamp, or git's end of a name with spaces
+	} else {
+		s = strings.TrimRight(s, " ")
 	}
-	s = strings.TrimRight(s, " ")
 	if s == "" {
 		return "", fmt.Errorf("file header with no name")
 	}

@@ -302,6 +302,9 @@ header:
 		}
 		f.OldPath, f.NewPath, f.Status = from, to, ren.st
 	}
+	if f.Status != Renamed && f.Status != Copied {
+		f.Similarity = 0
+	}
 	switch {
 	case newFile:
 		f.Status, f.OldPath = Added, ""

@@ -222,7 +222,7 @@ func Sections(d *Diff, maxTokens int, count func(string) int) ([]Section, string
 		total := 0
 		for i := range d.Files {
 			f := &d.Files[i]
-			s := Section{Title: "diff " + f.Title()}
+			s := Section{Title: f.Title()}
 			switch {
 			case f.Submodule:
 				s.Content = fmt.Sprintf("submodule %s moved from %s to %s\n", f.Path(), orNone(f.OldCommit), orNone(f.NewCommit))

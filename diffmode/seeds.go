@@ -114,8 +114,8 @@ func (r *Report) QueryText(subjects []string) string {
 		if s == "" {
 			continue
 		}
-		if len(s) > 120 {
-			s = s[:120]
+		if r := []rune(s); len(r) > 120 {
+			s = string(r[:120]) + "…"
 		}
 		b.WriteString("; " + s)
 	}

@@ -80,6 +80,7 @@ The query is free text. Inline references pin things explicitly:
 	root.AddCommand(newExpandCmd(io))
 	root.AddCommand(newVersionCmd(io))
 	root.AddCommand(newBenchCmd(io))
+	root.AddCommand(newDiffCmd(io))
 	return root
 }
 

@@ -37,6 +37,9 @@ type Request struct {
 	// (diff hunks).
 	Explicit []expand.Explicit
 	Extras   []Extra
+	// Notes from the caller (what diff mode skipped or found deleted),
+	// shown before the run's own on stderr and in the bundle.
+	Notes []string
 }
 
 // Session is a loaded repository that answers queries.
@@ -117,6 +120,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 		return nil, err
 	}
 	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
+	out.Notes = append(out.Notes, req.Notes...)
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
 	if req.Budget > 0 {
