@@ -306,9 +306,9 @@ header:
 		f.Similarity = 0
 	}
 	switch {
-	case newFile:
+	case newFile || f.OldPath == "":
 		f.Status, f.OldPath = Added, ""
-	case deletedFile:
+	case deletedFile || f.NewPath == "":
 		f.Status, f.NewPath = Deleted, ""
 	}
 	if f.OldPath == "" && f.NewPath == "" {

@@ -20,7 +20,7 @@ func (f *File) Unified(ctxLines int) string {
 	if newName == "" {
 		newName = oldName
 	}
-	fmt.Fprintf(&b, "diff --git %s %s\n", quoteC("a/"+oldName), quoteC("b/"+newName))
+	fmt.Fprintf(&b, "diff --git %s %s\n", gitHeaderName("a/"+oldName), gitHeaderName("b/"+newName))
 	switch f.Status {
 	case Added:
 		fmt.Fprintf(&b, "new file mode %s\n", orDefault(f.NewMode))
@@ -56,6 +56,15 @@ func (f *File) Unified(ctxLines int) string {
 		}
 	}
 	return b.String()
+}
+
+// gitHeaderName quotes a name of the "diff --git" line when git would,
+// and also when it holds a space, so that the line splits one way only.
+func gitHeaderName(s string) string {
+	if q := quoteC(s); q != s || !strings.Contains(s, " ") {
+		return q
+	}
+	return `"` + s + `"`
 }
 
 func orDefault(mode string) string {
@@ -246,19 +255,26 @@ func Sections(d *Diff, maxTokens int, count func(string) int) ([]Section, string
 	if total <= maxTokens {
 		return secs, fmt.Sprintf("the diff was shown with one line of context to fit its share of the budget (%d tokens)", maxTokens)
 	}
+	// Binary files, submodules and quiet files keep their one line; the
+	// others are kept in order while they fit in what is left.
 	used, cut := 0, 0
+	normal := make([]bool, len(secs))
 	for i := range secs {
-		n := count(secs[i].Content)
-		if used+n <= maxTokens {
-			used += n
-			continue
-		}
 		f := &d.Files[i]
-		if f.Binary || f.Submodule || f.quiet() != "" {
+		normal[i] = !f.Binary && !f.Submodule && f.quiet() == ""
+		if !normal[i] {
+			used += count(secs[i].Content)
+		}
+	}
+	for i := range secs {
+		if !normal[i] {
+			continue
+		}
+		if n := count(secs[i].Content); used+n <= maxTokens {
 			used += n
 			continue
 		}
-		secs[i].Content = f.brief("diff left out for the token budget")
+		secs[i].Content = d.Files[i].brief("diff left out for the token budget")
 		used += count(secs[i].Content)
 		cut++
 	}
