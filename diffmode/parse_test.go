@@ -334,7 +334,7 @@ func TestParseLimits(t *testing.T) {
 		limitWord string
 	}{
 		{"files", Options{MaxFiles: 10}, 10, "files"},
-		{"lines", Options{MaxLines: 100}, 16, "lines"}, // 16 whole files in 96 lines; the 17th is cut
+		{"lines", Options{MaxLines: 100}, 16, "lines"},  // 16 whole files in 96 lines; the 17th is cut
 		{"bytes", Options{MaxBytes: 1000}, 12, "bytes"}, // 77 bytes a file
 		{"none", Options{}, 50, ""},
 	}

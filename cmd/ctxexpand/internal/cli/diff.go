@@ -402,4 +402,3 @@ func (o *diffOptions) write(io *IO, payload []byte) error {
 	_, err := io.Out.Write(payload)
 	return err
 }
-
