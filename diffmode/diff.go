@@ -147,9 +147,10 @@ type Diff struct {
 // line the run sits at: its first added line, or for a pure removal the
 // line that follows it on the new side.
 type Run struct {
-	Old []int
-	New []int
-	At  int
+	Old     []int
+	New     []int
+	NewText []string // the added lines, parallel to New
+	At      int
 }
 
 // Runs returns the runs of changed lines of a hunk, in order.
@@ -182,6 +183,7 @@ func (h *Hunk) Runs() []Run {
 				cur = &out[len(out)-1]
 			}
 			cur.New = append(cur.New, newN)
+			cur.NewText = append(cur.NewText, l.Text)
 			newN++
 		}
 	}

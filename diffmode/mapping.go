@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 )
@@ -164,10 +165,10 @@ func (r *Report) mapFile(ctx context.Context, facts *analyze.Facts, f *File, src
 	baseTouched := map[int]int{}
 	for _, h := range f.Hunks {
 		for _, run := range h.Runs() {
-			for _, n := range run.New {
+			for k, n := range run.New {
 				if i := innermost(head, n); i >= 0 {
 					touched[i]++
-				} else if headFile != "" {
+				} else if headFile != "" && strings.TrimSpace(run.NewText[k]) != "" {
 					outside = addRange(outside, n)
 				}
 			}
@@ -214,6 +215,9 @@ func (r *Report) mapFile(ctx context.Context, facts *analyze.Facts, f *File, src
 			kind = ChangeAdded
 		}
 		changes = append(changes, Change{Kind: kind, Path: headFile, Symbol: d.Qual(lang), SymKind: d.Kind, Start: d.Start, End: d.End, Lines: touched[hi]})
+	}
+	if f.Status == Added && len(touched) > 0 {
+		outside = nil // a new file's package clause and imports
 	}
 	for _, rg := range outside {
 		changes = append(changes, Change{Kind: ChangeModified, Path: headFile, Start: rg[0], End: rg[1], Lines: rg[1] - rg[0] + 1})

@@ -407,7 +407,7 @@ func (p *diffParser) hunks(f *File) error {
 			return p.errorf(lineNo(p.i), "combined (merge) hunk %q: diff against one parent instead (git diff A B)", clip(l))
 		}
 		if !strings.HasPrefix(l, "@@ ") {
-			return nil
+			break
 		}
 		h, err := p.hunk()
 		if err != nil {

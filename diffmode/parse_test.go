@@ -383,9 +383,9 @@ func TestRuns(t *testing.T) {
 		got = append(got, h.Runs()...)
 	}
 	want := []Run{
-		{Old: []int{11, 12}, New: []int{11}, At: 11},
+		{Old: []int{11, 12}, New: []int{11}, NewText: []string{"C"}, At: 11},
 		{Old: []int{14}, At: 13},
-		{New: []int{29, 30}, At: 29},
+		{New: []int{29, 30}, NewText: []string{"n1", "n2"}, At: 29},
 	}
 	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
