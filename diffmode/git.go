@@ -207,6 +207,9 @@ func (g *Git) Extract(ctx context.Context, rev, dst string) error {
 		done <- err
 	}()
 	exErr := untar(pr, dst)
+	if exErr == nil {
+		_, _ = io.Copy(io.Discard, pr) // the archive's padding
+	}
 	pr.CloseWithError(io.ErrClosedPipe)
 	runErr := <-done
 	if runErr != nil {
