@@ -198,3 +198,15 @@ func FuzzEscaping(f *testing.F) {
 		}
 	})
 }
+
+// TestFencesBalanceDetects makes sure the property check can fail.
+func TestFencesBalanceDetects(t *testing.T) {
+	if err := fencesBalance("```go\ncode\n```\n"); err != nil {
+		t.Errorf("balanced: %v", err)
+	}
+	for _, bad := range []string{"```go\ncode\n", "````\n```\n", "```\n``` trailing\n"} {
+		if fencesBalance(bad) == nil {
+			t.Errorf("%q: an open fence went unnoticed", bad)
+		}
+	}
+}

@@ -2,7 +2,9 @@ package bundle
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"runtime"
 	"strings"
 	"sync"
@@ -142,6 +144,29 @@ func langFromTag(tag string) analyze.Lang {
 		return analyze.LangRust
 	}
 	return analyze.LangUnknown
+}
+
+// readProblem says briefly why a file could not be read, without the
+// machine paths that os errors carry.
+func readProblem(err error) string {
+	for _, known := range []struct {
+		err  error
+		text string
+	}{
+		{fs.ErrNotExist, "not found"}, {fs.ErrPermission, "permission denied"},
+		{analyze.ErrBinary, "binary file"}, {analyze.ErrTooLarge, "file too large"},
+		{analyze.ErrOutsideRoot, "outside the repository"}, {analyze.ErrNotRegular, "not a regular file"},
+		{context.Canceled, "cancelled"}, {context.DeadlineExceeded, "timed out"},
+	} {
+		if errors.Is(err, known.err) {
+			return known.text
+		}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
 }
 
 func (b *builder) read(ctx context.Context, path string) ([]byte, error) {

@@ -283,7 +283,11 @@ func reasonsOf(fr FileRank) []string {
 		case "explicit", "seed", "graph":
 			out = append(out, c.Detail)
 		case "lexical":
-			out = append(out, "mentions "+c.Detail)
+			if c.Detail == "" {
+				out = append(out, "matches related words")
+			} else {
+				out = append(out, "mentions "+c.Detail)
+			}
 		case "symbol_lexical":
 			out = append(out, "best matching symbol "+c.Detail)
 		case "path":

@@ -16,6 +16,11 @@ type Names struct {
 	facts  *analyze.Facts
 	byNorm map[string][]analyze.SymID
 	norms  []string // distinct normalised names, sorted, for fuzzy search
+	// external holds the normalised last elements of imported paths that
+	// are not packages of the repository ("strings", "http", "zap"), and
+	// Rust's standard crates: a qualifier naming one of these means the
+	// entity is someone else's API.
+	external map[string]bool
 }
 
 // NewNames indexes the symbols of facts by their style-insensitive names.
@@ -36,6 +41,25 @@ func NewNames(facts *analyze.Facts) *Names {
 		n.byNorm[k] = append(n.byNorm[k], analyze.SymID(i))
 	}
 	sort.Strings(n.norms)
+	n.external = map[string]bool{"std": true, "core": true, "alloc": true}
+	internal := map[string]bool{}
+	for _, f := range facts.Files {
+		internal[f.Package] = true
+	}
+	for _, im := range facts.Imports {
+		if internal[im.Path] {
+			continue
+		}
+		last := im.Path
+		if i := strings.LastIndexAny(last, "/:"); i >= 0 {
+			last = last[i+1:]
+		}
+		n.external[analyze.NormName(last)] = true
+	}
+	// A name that is also a repository package is not external.
+	for _, f := range facts.Files {
+		delete(n.external, analyze.NormName(f.PkgName))
+	}
 	return n
 }
 
@@ -98,8 +122,12 @@ func (n *Names) Resolve(e query.Entity) Resolution {
 		switch {
 		case len(quals) > 0 && len(qualified) > 0:
 			base = qualified
+		case len(quals) > 0 && n.isExternal(quals):
+			// strings.Count, std::fs::read: another package's API, not
+			// the repository's namesakes.
+			return res
 		case len(quals) > 0:
-			how, strength = MatchNameOnly, 0.6
+			how, strength = MatchNameOnly, 0.35
 		}
 		spread := spreadFactor(len(base))
 		for _, s := range base {
@@ -118,6 +146,9 @@ func (n *Names) Resolve(e query.Entity) Resolution {
 		}
 	}
 	for len(cands) == 0 {
+		if len(quals) > 0 && n.isExternal(quals) {
+			break
+		}
 		if len(quals) > 0 {
 			res.Matches = append(res.Matches, n.containerMatches(quals)...)
 		}
@@ -174,6 +205,13 @@ func (n *Names) qualifies(s analyze.SymID, quals []string) bool {
 	}
 	base := strings.TrimSuffix(path.Base(file.Path), path.Ext(file.Path))
 	return analyze.NormName(base) == q
+}
+
+// isExternal reports whether the qualifiers name a package from outside
+// the repository: the innermost qualifier (strings.Count) or the root of a
+// Rust path (std::fs::read).
+func (n *Names) isExternal(quals []string) bool {
+	return n.external[analyze.NormName(quals[len(quals)-1])] || n.external[analyze.NormName(quals[0])]
 }
 
 // containerMatches seeds the type a qualifier names, when its member does

@@ -35,6 +35,7 @@ func sample(t *testing.T) (*analyze.Facts, Source) {
 	f.AddSymbol(analyze.Symbol{Name: "UserService", Kind: analyze.KindStruct, File: su, Start: 8, End: 8, DeclLine: 8, Parent: analyze.NoSym})
 	f.AddSymbol(analyze.Symbol{Name: "Issue", Kind: analyze.KindFunc, File: at, Start: 3, End: 6, DeclLine: 4, Parent: analyze.NoSym})
 	f.AddSymbol(analyze.Symbol{Name: "TestFindByEmail", Kind: analyze.KindFunc, File: tf, Start: 3, End: 3, DeclLine: 3, Test: true, Parent: analyze.NoSym})
+	f.Imports = append(f.Imports, analyze.Import{File: su, Path: "strings"}, analyze.Import{File: su, Path: "x/auth"})
 	f.Normalize()
 	return &f, src.content(&f)
 }
@@ -62,6 +63,11 @@ func TestResolve(t *testing.T) {
 		{[]string{"UserService", "Delete"}, []string{"UserService/container"}, nil},
 		{[]string{"FindByEmal"}, []string{"UserService.FindByEmail/fuzzy"}, []string{"UserService.FindByEmail"}},
 		{[]string{"Nothing"}, nil, nil},
+		// strings is an imported package from outside: its FindByEmail is not ours.
+		{[]string{"strings", "FindByEmail"}, nil, nil},
+		{[]string{"std", "fs", "FindByEmal"}, nil, nil},
+		// auth is a repository package, so a qualifier naming it is not external.
+		{[]string{"auth", "FindByEmail"}, []string{"UserService.FindByEmail/name-only"}, nil},
 	}
 	for _, tt := range tests {
 		r := names.Resolve(query.Entity{Raw: tt.parts[len(tt.parts)-1], Kind: query.EntitySymbol, Parts: tt.parts})

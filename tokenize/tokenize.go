@@ -49,8 +49,8 @@ type Option func(*options)
 
 // WithMargin multiplies every count by f (rounding up), the calibration
 // factor for a model whose tokenizer is not public. f must lie in
-// [MinMargin, MaxMargin]; 1 means no margin. It replaces the factor of a
-// profile such as "claude".
+// [MinMargin, MaxMargin]; 1 means no margin and 0 keeps the profile's
+// factor. It replaces the factor of a profile such as "claude".
 func WithMargin(f float64) Option { return func(o *options) { o.margin = f } }
 
 // WithCacheSize sets how many chunk counts an exact counter caches; a

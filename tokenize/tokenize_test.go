@@ -263,3 +263,12 @@ type fixed int
 
 func (f fixed) Count(string) int { return int(f) }
 func (f fixed) Name() string     { return "fixed" }
+
+func TestDescribeCoversNames(t *testing.T) {
+	text := strings.Join(Describe(), "\n")
+	for _, n := range Names() {
+		if !strings.Contains(text, n) {
+			t.Errorf("Describe does not mention %q", n)
+		}
+	}
+}

@@ -3,13 +3,12 @@ package golang
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/scanner"
 	"go/token"
 	"go/types"
 	"go/version"
-	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sourcegraph/conc/iter"
 	"github.com/sourcegraph/conc/pool"
 	"golang.org/x/tools/go/packages"
 
@@ -33,6 +31,7 @@ const (
 // node is one package of a unit's import graph.
 type node struct {
 	pkg      *packages.Package
+	goFiles  []string          // the package's Go files, see packageFiles
 	full     bool              // repository files are extracted from it
 	assigned map[string]string // absolute → repository-relative path of those files
 	imports  map[string]*node
@@ -42,17 +41,7 @@ type node struct {
 	tpkg     *types.Package
 	info     *types.Info
 	typeErrs []types.Error
-}
-
-// parsedFile is one parsed file of a unit.
-type parsedFile struct {
-	abs  string
-	rel  string // "" outside the root
-	full bool   // parsed with comments and function bodies
-	ast  *ast.File
-	src  []byte // content, kept for repository files
-	errs scanner.ErrorList
-	skip string // why the file was not parsed
+	tainted  int8 // 1 when a package it depends on is missing, -1 when not, 0 unknown
 }
 
 // loadTyped runs every unit of the layout and type-checks what it lists.
@@ -73,7 +62,7 @@ func (l *loader) loadUnit(u *unit) {
 		for _, m := range u.mods {
 			l.reasons["module:"+m.dir] = "go list failed: " + msg
 			p := analyze.Problem{Kind: analyze.ProblemLoad, Msg: "go list: " + msg}
-			if rel, ok := l.relOf(joinPath(m.dir, "go.mod")); ok {
+			if rel, ok := l.relOf(filepath.Join(m.dir, "go.mod")); ok {
 				p.Path = rel
 			}
 			l.problems = append(l.problems, p)
@@ -90,7 +79,7 @@ func (l *loader) loadUnit(u *unit) {
 		if p.Name == "main" && strings.HasSuffix(p.ID, ".test") && p.ForTest == "" {
 			return
 		}
-		n := &node{pkg: p}
+		n := &node{pkg: p, goFiles: packageFiles(p)}
 		nodes[p] = n
 		order = append(order, n)
 	})
@@ -104,6 +93,9 @@ func (l *loader) loadUnit(u *unit) {
 			}
 		}
 		n.pending.Store(int32(len(n.imports)))
+	}
+	for _, n := range order {
+		n.markTainted()
 	}
 	l.assignFiles(u, roots, nodes)
 	repo := make(map[string]bool)
@@ -124,8 +116,6 @@ func (l *loader) loadUnit(u *unit) {
 		u.dir, len(order), tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
 		(time.Since(start) - tList - tParse).Round(time.Millisecond))
 }
-
-func joinPath(dir, name string) string { return dir + string(os.PathSeparator) + name }
 
 // variantRank orders the packages a file appears in: its package's own
 // test variant (which holds every file of the package) first, then the
@@ -158,7 +148,7 @@ func (l *loader) assignFiles(u *unit, roots []*packages.Package, nodes map[*pack
 			continue
 		}
 		rank := variantRank(r)
-		for _, f := range r.GoFiles {
+		for _, f := range n.goFiles {
 			rel, ok := l.relOf(f)
 			if !ok || !l.allowed[rel] || l.covered[rel] {
 				continue
@@ -176,7 +166,7 @@ func (l *loader) assignFiles(u *unit, roots []*packages.Package, nodes map[*pack
 				l.ignored[rel] = true
 			}
 		}
-		if len(r.GoFiles) == 0 && len(r.Errors) > 0 {
+		if len(n.goFiles) == 0 && len(r.Errors) > 0 {
 			if dir, ok := l.relDir(r.Dir); ok {
 				l.reasons[dir] = "go list: " + firstLine(r.Errors[0].Msg)
 			}
@@ -212,98 +202,14 @@ func (l *loader) assignFiles(u *unit, roots []*packages.Package, nodes map[*pack
 	}
 }
 
+// firstLine folds a multi-line message into one line.
 func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = strings.TrimSpace(s[:i])
-	}
-	return capText(s, 300)
+	return capText(strings.Join(strings.Fields(s), " "), 300)
 }
 
-// parseAll parses every file of the unit once, in parallel: repository
-// files being extracted in full with comments, everything else (standard
-// library, module cache, other variants) without comments and with
-// function bodies dropped, since only declarations matter for importers.
-func (l *loader) parseAll(fset *token.FileSet, order []*node) {
-	byName := make(map[string]*parsedFile)
-	var list []*parsedFile
-	for _, n := range order {
-		for _, f := range n.pkg.GoFiles {
-			pf := byName[f]
-			if pf == nil {
-				pf = &parsedFile{abs: f}
-				pf.rel, _ = l.relOf(f)
-				byName[f] = pf
-				list = append(list, pf)
-			}
-			if _, ok := n.assigned[f]; ok {
-				pf.full = true
-			}
-		}
-	}
-	maxSize := 4 * l.opt.maxFileSize()
-	mapper := iter.Mapper[*parsedFile, struct{}]{MaxGoroutines: runtime.GOMAXPROCS(0)}
-	mapper.Map(list, func(pfp **parsedFile) struct{} {
-		pf := *pfp
-		if l.ctx.Err() != nil {
-			pf.skip = "cancelled"
-			return struct{}{}
-		}
-		l.parseOne(fset, pf, maxSize)
-		return struct{}{}
-	})
-	for _, pf := range list {
-		if pf.full && pf.skip != "" && pf.skip != "cancelled" {
-			l.problems = append(l.problems, analyze.Problem{Kind: analyze.ProblemSkipped, Path: pf.rel, Msg: pf.skip})
-		}
-	}
-	for _, n := range order {
-		for _, f := range n.pkg.GoFiles {
-			if pf := byName[f]; pf.ast != nil {
-				n.files = append(n.files, pf)
-			}
-		}
-	}
-}
-
-func (l *loader) parseOne(fset *token.FileSet, pf *parsedFile, maxSize int64) {
-	if pf.rel != "" {
-		if st, err := os.Stat(pf.abs); err == nil && st.Size() > maxSize {
-			pf.skip = "larger than the file size limit"
-			return
-		}
-	}
-	src, err := os.ReadFile(pf.abs)
-	if err != nil {
-		pf.skip = "unreadable: " + err.Error()
-		return
-	}
-	if pf.rel != "" && analyze.IsBinary(src) {
-		pf.skip = "binary content"
-		return
-	}
-	mode := parser.SkipObjectResolution
-	if pf.full {
-		mode |= parser.ParseComments | parser.AllErrors
-	}
-	f, err := parser.ParseFile(fset, pf.abs, src, mode)
-	if f == nil {
-		pf.skip = "unparsable: " + firstLine(fmt.Sprint(err))
-		return
-	}
-	if el, ok := err.(scanner.ErrorList); ok {
-		pf.errs = el
-	}
-	if pf.full {
-		pf.src = src
-	} else {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok {
-				fd.Body = nil
-			}
-		}
-	}
-	pf.ast = f
+// utf8Error is the syntax error reported for invalid UTF-8.
+func utf8Error(filename string, line int) *scanner.Error {
+	return &scanner.Error{Pos: token.Position{Filename: filename, Line: line}, Msg: "illegal UTF-8 encoding (replaced for analysis)"}
 }
 
 // checkAll type-checks the unit's packages in dependency order on a
@@ -329,28 +235,49 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 	for i := 0; i < workers; i++ {
 		p.Go(func() {
 			for n := range ready {
-				if l.ctx.Err() == nil {
-					l.check(fset, n, sizes)
-				}
-				for _, r := range n.rdeps {
-					if r.pending.Add(-1) == 0 {
-						ready <- r
+				func() {
+					// Whatever happens to this package, its dependents must
+					// be released and the count kept, or the pool would wait
+					// forever.
+					released := false
+					release := func() {
+						released = true
+						for _, r := range n.rdeps {
+							if r.pending.Add(-1) == 0 {
+								ready <- r
+							}
+						}
 					}
-				}
-				if n.full && l.ctx.Err() == nil {
-					res := l.extractTyped(fset, n, repo)
-					mu.Lock()
-					if res != nil {
-						l.results = append(l.results, res)
-					} else {
-						failed = append(failed, n)
+					defer func() {
+						if r := recover(); r != nil {
+							mu.Lock()
+							l.problems = append(l.problems, analyze.Problem{Kind: analyze.ProblemLoad,
+								Msg: fmt.Sprintf("internal error loading %s: %v", n.pkg.ID, r)})
+							mu.Unlock()
+						}
+						if !released {
+							release()
+						}
+						n.info, n.files = nil, nil
+						if remaining.Add(-1) == 0 {
+							close(ready)
+						}
+					}()
+					if l.ctx.Err() == nil {
+						l.check(fset, n, sizes)
 					}
-					mu.Unlock()
-				}
-				n.info, n.files = nil, nil
-				if remaining.Add(-1) == 0 {
-					close(ready)
-				}
+					release()
+					if n.full && l.ctx.Err() == nil {
+						res := l.extractTyped(fset, n, repo)
+						mu.Lock()
+						if res != nil {
+							l.results = append(l.results, res)
+						} else {
+							failed = append(failed, n)
+						}
+						mu.Unlock()
+					}
+				}()
 			}
 		})
 	}
@@ -385,8 +312,13 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 				return types.Unsafe, nil
 			}
 			d := n.imports[path]
-			if d == nil || d.tpkg == nil {
-				return nil, fmt.Errorf("package %s is not available", path)
+			if d == nil || d.tpkg == nil || len(d.goFiles) == 0 {
+				// An empty stand-in: uses of the package then fail one by
+				// one ("undefined: lib.X") instead of leaving the import
+				// name itself undefined everywhere.
+				fake := types.NewPackage(path, guessPkgName(path))
+				fake.MarkComplete()
+				return fake, nil
 			}
 			return d.tpkg, nil
 		}),
@@ -408,7 +340,13 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 	if n.full {
 		info = &types.Info{Defs: make(map[*ast.Ident]types.Object), Uses: make(map[*ast.Ident]types.Object)}
 	}
+	t0 := time.Now()
 	tpkg, _ := conf.Check(n.pkg.PkgPath, fset, asts, info)
+	if n.full {
+		l.checkFull.Add(int64(time.Since(t0)))
+	} else {
+		l.checkDecl.Add(int64(time.Since(t0)))
+	}
 	n.tpkg, n.info = tpkg, info
 }
 
@@ -423,4 +361,44 @@ func goVersion(p *packages.Package) string {
 		return ""
 	}
 	return v
+}
+
+// packageFiles returns a package's Go files, once each and only those in
+// its directory. go/packages adds the file named by a go list error's
+// position to the erring package (golang/go#39986), so a package that
+// could not be found at all arrives holding the file that imports it.
+func packageFiles(p *packages.Package) []string {
+	if p.Dir == "" {
+		return nil
+	}
+	var out []string
+	seen := make(map[string]bool, len(p.GoFiles))
+	for _, f := range p.GoFiles {
+		if seen[f] || filepath.Dir(f) != p.Dir {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// markTainted works out whether the package depends, directly or not, on a
+// package go list could not find: its type errors are then mostly
+// consequences (a field or method promoted from a missing type).
+func (n *node) markTainted() bool {
+	if n.tainted != 0 {
+		return n.tainted > 0
+	}
+	n.tainted = -1 // the graph is acyclic; this only guards against surprises
+	bad := len(n.imports) < len(n.pkg.Imports)
+	for _, d := range n.imports {
+		if len(d.goFiles) == 0 || d.markTainted() {
+			bad = true
+		}
+	}
+	if bad {
+		n.tainted = 1
+	}
+	return bad
 }

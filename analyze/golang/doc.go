@@ -10,7 +10,10 @@
 //
 // For each module under the root (one go list for a go.work workspace) the
 // loader asks go list, through golang.org/x/tools/go/packages, for the
-// package graph only: names, files and imports, never export data. It then
+// package graph only: names, files and imports, never export data. go list
+// runs offline and may not touch the repository: when go.sum lacks entries
+// for modules already in the module cache, it is retried once with -mod=mod
+// on a temporary copy of go.mod and go.sum. The loader then
 // parses and type-checks everything itself, in dependency order on a bounded
 // pool of workers: repository packages in full, dependencies (standard
 // library, module cache, vendor) from their declarations only, with function

@@ -6,8 +6,6 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 )
@@ -56,9 +54,9 @@ func newExtractor(res *pkgResult, fset *token.FileSet) *extractor {
 // typed reports whether references resolve through type information.
 func (x *extractor) typed() bool { return x.info != nil }
 
-// extractFile records the file's symbols, edges and imports. src is the
-// file's content, which signatures are cut from.
-func (x *extractor) extractFile(rel string, f *ast.File, src []byte) {
+// extractFile records the file's symbols and edges and returns its
+// imports. src is the file's content, which signatures are cut from.
+func (x *extractor) extractFile(rel string, f *ast.File, src []byte) []importRec {
 	x.rel, x.file, x.src = rel, f, src
 	x.tf = x.fset.File(f.Pos())
 	x.testFile = strings.HasSuffix(rel, "_test.go")
@@ -86,6 +84,7 @@ func (x *extractor) extractFile(rel string, f *ast.File, src []byte) {
 			}
 		}
 	}
+	return x.imports(f)
 }
 
 // imports returns the file's import specs.
@@ -203,7 +202,7 @@ func (x *extractor) resetDecl() {
 }
 
 func (x *extractor) funcDecl(d *ast.FuncDecl) {
-	if d.Name == nil || d.Name.Name == "_" {
+	if d.Name == nil || d.Name.Name == "_" || d.Type == nil {
 		return
 	}
 	x.resetDecl()
@@ -241,7 +240,7 @@ func (x *extractor) funcDecl(d *ast.FuncDecl) {
 }
 
 func (x *extractor) typeSpec(gd *ast.GenDecl, ts *ast.TypeSpec) {
-	if ts.Name == nil || ts.Name.Name == "_" {
+	if ts.Name == nil || ts.Name.Name == "_" || ts.Type == nil {
 		return
 	}
 	x.resetDecl()
@@ -364,7 +363,7 @@ func (x *extractor) interfaceMethods(ik key, ifaceName string, it *ast.Interface
 			}
 			s := analyze.Symbol{Name: name.Name, Container: ifaceName, Kind: analyze.KindMethod,
 				Start: x.startLine(f.Doc, f.Pos()), End: x.endLine(f.End()), Doc: docText(f.Doc, f.Comment)}
-			if ft != nil {
+			if ft != nil && ft.Params != nil {
 				s.Signature = capText(name.Name+x.text(ft.Params.Pos(), ft.End()), maxSignature)
 			}
 			if mk, ok := x.addSym(name, s, ik); ok {
@@ -450,128 +449,4 @@ func (x *extractor) embeds(tk key, expr ast.Expr) {
 	ref := typeRefOf(expr)
 	x.res.raws = append(x.res.raws, rawRef{from: tk, kind: analyze.EdgeEmbeds, line: x.line(id.Pos()),
 		file: x.rel, scope: x.scope, qual: ref.qual, name: ref.name, exactScope: true})
-}
-
-// embeddedIdent is the identifier that names an embedded field's type:
-// T, *T, pkg.T, T[A] and *pkg.T[A, B] all give T.
-func embeddedIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.SelectorExpr:
-			if _, ok := t.X.(*ast.Ident); ok {
-				return t.Sel
-			}
-			return nil
-		case *ast.Ident:
-			return t
-		default:
-			return nil
-		}
-	}
-}
-
-// typeRefOf names the type an expression spells, through pointers,
-// parentheses and instantiation: *pkg.T[int] gives {pkg T}.
-func typeRefOf(e ast.Expr) typeRef {
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.SelectorExpr:
-			if q, ok := t.X.(*ast.Ident); ok {
-				return typeRef{qual: q.Name, name: t.Sel.Name}
-			}
-			return typeRef{}
-		case *ast.Ident:
-			return typeRef{name: t.Name}
-		default:
-			return typeRef{}
-		}
-	}
-}
-
-// funcArity is "params/results" of a function type, counting each name.
-func funcArity(ft *ast.FuncType) string {
-	return strconv.Itoa(fieldCount(ft.Params)) + "/" + strconv.Itoa(fieldCount(ft.Results))
-}
-
-func fieldCount(fl *ast.FieldList) int {
-	if fl == nil {
-		return 0
-	}
-	n := 0
-	for _, f := range fl.List {
-		if len(f.Names) == 0 {
-			n++
-		} else {
-			n += len(f.Names)
-		}
-	}
-	return n
-}
-
-// calleeIdent is the identifier a call expression calls: f, pkg.F, x.M,
-// f[T] and (f) all give the final identifier.
-func calleeIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch t := e.(type) {
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.SelectorExpr:
-			return t.Sel
-		case *ast.Ident:
-			return t
-		default:
-			return nil
-		}
-	}
-}
-
-// testPrefixes are the prefixes of the functions go test runs.
-var testPrefixes = [...]string{"Test", "Benchmark", "Fuzz", "Example"}
-
-// isTestFunc reports whether name is a test, benchmark, fuzz test or
-// example by the go test naming rule: the prefix alone, or followed by
-// something other than a lower-case letter.
-func isTestFunc(name string) bool {
-	_, ok := testSubject(name)
-	return ok
-}
-
-// testSubject returns what a test's name says it tests: "UserService_FindByEmail"
-// for TestUserService_FindByEmail, "" for a bare Test.
-func testSubject(name string) (string, bool) {
-	for _, p := range testPrefixes {
-		if !strings.HasPrefix(name, p) {
-			continue
-		}
-		rest := name[len(p):]
-		if rest == "" {
-			return "", true
-		}
-		r, _ := utf8.DecodeRuneInString(rest)
-		if unicode.IsLower(r) {
-			return "", false
-		}
-		return strings.TrimPrefix(rest, "_"), true
-	}
-	return "", false
 }

@@ -6,7 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
 )
 
 // listMode asks go list for the package graph only: no export data (which
@@ -14,10 +17,17 @@ import (
 const listMode = packages.NeedName | packages.NeedFiles | packages.NeedImports |
 	packages.NeedDeps | packages.NeedModule | packages.NeedForTest
 
-// list runs go list for a unit. When the module's go.sum lacks entries (or
-// go.mod needs updating) it tries once more with -mod=mod on a temporary
-// copy of go.mod and go.sum, so that modules already in the module cache
-// resolve without the repository's files being touched.
+// maxModRetries bounds the go list reruns that drop unavailable modules.
+const maxModRetries = 3
+
+// list runs go list for a unit. Offline, two module problems would
+// otherwise cost the typed load: go.sum lacking entries for modules that
+// are in the module cache, and requirements whose go.mod is not in the
+// cache at all, which make go list fail outright before listing a single
+// package. Both are retried with -mod=mod on a temporary copy of go.mod
+// and go.sum (never the repository's own files), dropping the unavailable
+// requirements from the copy; packages that import them then report the
+// import as missing and keep partial types.
 func (l *loader) list(u *unit) ([]*packages.Package, error) {
 	cfg := &packages.Config{
 		Mode:    listMode,
@@ -27,25 +37,74 @@ func (l *loader) list(u *unit) ([]*packages.Package, error) {
 		Tests:   !l.opt.SkipTests,
 	}
 	pkgs, err := packages.Load(cfg, u.patterns...)
-	if u.modfile == nil || l.ctx.Err() != nil {
+	if u.modfile == nil {
 		return pkgs, err
 	}
-	retry := (err != nil && needsModUpdate(err.Error())) || (err == nil && missingSums(pkgs))
-	if !retry {
-		return pkgs, err
-	}
-	tmp, cleanup, terr := tempModfile(u.modfile.dir)
-	if terr != nil {
-		return pkgs, err
-	}
-	defer cleanup()
-	cfg.BuildFlags = []string{"-mod=mod", "-modfile=" + tmp}
-	pkgs2, err2 := packages.Load(cfg, u.patterns...)
-	if err2 == nil && (err != nil || countErrors(pkgs2) < countErrors(pkgs)) {
-		l.opt.logf("golang: go list %s: retried with -mod=mod on a copy of go.mod", u.dir)
-		return pkgs2, nil
+	var dropped []string
+	for attempt := 0; attempt < maxModRetries && l.ctx.Err() == nil; attempt++ {
+		var drop []string
+		if err != nil {
+			drop = unavailableModules(err.Error(), u.modfile.path)
+			if len(drop) == 0 && !needsModUpdate(err.Error()) {
+				break
+			}
+		} else if !missingSums(pkgs) {
+			break
+		}
+		drop = append(drop, dropped...)
+		tmp, cleanup, terr := tempModfile(u.modfile.dir, drop)
+		if terr != nil {
+			break
+		}
+		cfg.BuildFlags = []string{"-mod=mod", "-modfile=" + tmp}
+		pkgs2, err2 := packages.Load(cfg, u.patterns...)
+		cleanup()
+		if err2 != nil {
+			if more := unavailableModules(err2.Error(), u.modfile.path); len(more) > 0 && err != nil {
+				dropped, err = append(drop, more...), err2
+				continue
+			}
+			break
+		}
+		if err == nil && countErrors(pkgs2) >= countErrors(pkgs) {
+			break
+		}
+		l.opt.logf("golang: go list %s: retried with -mod=mod on a copy of go.mod without %v", u.dir, drop)
+		pkgs, err, dropped = pkgs2, nil, drop
+		for _, m := range drop {
+			p := analyze.Problem{Kind: analyze.ProblemLoad, Msg: "module " + m + " is not in the module cache (offline); " +
+				"packages importing it are partially typed (run `go mod download` to fix)"}
+			if rel, ok := l.relOf(filepath.Join(u.modfile.dir, "go.mod")); ok {
+				p.Path = rel
+			}
+			l.problems = append(l.problems, p)
+		}
+		break
 	}
 	return pkgs, err
+}
+
+// unavailableModules picks the requirements go list could not read out of
+// its error ("go: example.com/m@v1.2.3: module lookup disabled by
+// GOPROXY=off"), leaving out the main module itself.
+func unavailableModules(msg, mainPath string) []string {
+	var out []string
+	for _, line := range strings.Split(msg, "\n") {
+		line = strings.TrimSpace(line)
+		if i := strings.Index(line, "go: "); i >= 0 {
+			line = line[i+len("go: "):]
+		}
+		mod, rest, ok := strings.Cut(line, ": ")
+		if !ok || rest == "" || strings.HasPrefix(mod, "downloading ") {
+			continue
+		}
+		path, _, ok := strings.Cut(mod, "@")
+		if !ok || path == "" || path == mainPath || strings.ContainsAny(path, " \t") {
+			continue
+		}
+		out = append(out, path)
+	}
+	return out
 }
 
 func needsModUpdate(msg string) bool {
@@ -70,24 +129,42 @@ func countErrors(pkgs []*packages.Package) int {
 	return n
 }
 
-// tempModfile copies dir's go.mod and go.sum into a temporary directory and
-// returns the copy of go.mod.
-func tempModfile(dir string) (string, func(), error) {
+// tempModfile copies dir's go.mod, without the requirements on the
+// modules in drop, and its go.sum into a temporary directory, and returns
+// the copy of go.mod.
+func tempModfile(dir string, drop []string) (string, func(), error) {
 	tmp, err := os.MkdirTemp("", "ctxexpand-gomod-")
 	if err != nil {
 		return "", nil, err
 	}
 	cleanup := func() { os.RemoveAll(tmp) }
-	for _, name := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join(dir, name))
+	gomod := filepath.Join(dir, "go.mod")
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	if len(drop) > 0 {
+		f, err := modfile.Parse(gomod, data, nil)
 		if err != nil {
-			if name == "go.sum" && os.IsNotExist(err) {
-				continue
-			}
 			cleanup()
 			return "", nil, err
 		}
-		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+		for _, m := range drop {
+			_ = f.DropRequire(m)
+		}
+		f.Cleanup()
+		if data, err = f.Format(); err != nil {
+			cleanup()
+			return "", nil, err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "go.mod"), data, 0o644); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	if sum, err := os.ReadFile(filepath.Join(dir, "go.sum")); err == nil {
+		if err := os.WriteFile(filepath.Join(tmp, "go.sum"), sum, 0o644); err != nil {
 			cleanup()
 			return "", nil, err
 		}
@@ -108,7 +185,7 @@ func goListMessage(err error) string {
 	var lines []string
 	for _, line := range strings.Split(msg, "\n") {
 		line = strings.TrimSpace(line)
-		if line == "" {
+		if line == "" || strings.HasPrefix(line, "go: downloading ") {
 			continue
 		}
 		lines = append(lines, strings.TrimPrefix(line, "go: "))
@@ -126,7 +203,7 @@ func (l *loader) listErrorHint(msg string) string {
 	}
 	for _, s := range []string{"missing go.sum entry", "no required module provides", "module lookup disabled", "cannot find module"} {
 		if strings.Contains(msg, s) {
-			return msg + " (offline: run `go mod download` in the module, or allow network access)"
+			return msg + " (offline: run `go mod download` or `go mod tidy` in the module, or allow network access)"
 		}
 	}
 	return msg

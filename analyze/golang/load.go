@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -31,32 +32,34 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 	if !st.IsDir() {
 		return nil, fmt.Errorf("loading %s: not a directory; pass the repository's root directory", root)
 	}
+	// Work in the root's real directory: the file walk does not follow a
+	// symbolic link, even at the root.
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		real = abs
 	}
 	l := &loader{
-		ctx:      ctx,
-		root:     abs,
-		realRoot: real,
-		opt:      opt,
-		env:      opt.goEnv(),
-		allowed:  make(map[string]bool),
-		covered:  make(map[string]bool),
-		ignored:  make(map[string]bool),
-		reasons:  make(map[string]string),
+		ctx:     ctx,
+		given:   abs,
+		root:    real,
+		opt:     opt,
+		env:     opt.goEnv(),
+		allowed: make(map[string]bool),
+		covered: make(map[string]bool),
+		ignored: make(map[string]bool),
+		reasons: make(map[string]string),
 	}
 	return l.run(), nil
 }
 
 // loader holds the state of one Load.
 type loader struct {
-	ctx      context.Context
-	root     string // absolute
-	realRoot string // root with symbolic links resolved
-	opt      Options
-	env      []string
-	lay      *layout
+	ctx   context.Context
+	given string // absolute root as the caller named it, for Facts.Root
+	root  string // absolute, symbolic links resolved
+	opt   Options
+	env   []string
+	lay   *layout
 
 	allowed  map[string]bool   // files that may become facts
 	covered  map[string]bool   // files analysed with types (or deliberately skipped)
@@ -64,10 +67,12 @@ type loader struct {
 	reasons  map[string]string // directory or module → why its files were not type-checked
 	results  []*pkgResult
 	problems []analyze.Problem
+
+	checkFull, checkDecl atomic.Int64 // time spent type-checking, for Logf
 }
 
 func (l *loader) run() *analyze.Facts {
-	facts := &analyze.Facts{Root: l.root}
+	facts := &analyze.Facts{Root: l.given}
 	start := time.Now()
 	files, probs, err := analyze.ListFiles(l.ctx, l.root, analyze.WalkOptions{
 		Langs:       []analyze.Lang{analyze.LangGo},
@@ -113,7 +118,12 @@ func (l *loader) run() *analyze.Facts {
 		facts.Problems = append(facts.Problems, analyze.Problem{Kind: analyze.ProblemLimit,
 			Msg: "load stopped early (" + ctxReason(err) + "); the facts are partial"})
 	}
+	for i := range facts.Problems {
+		facts.Problems[i].Msg = l.relMsg(facts.Problems[i].Msg)
+	}
 	facts.Normalize()
+	l.opt.logf("golang: type-checking took %v for repository packages, %v for dependencies (summed over workers)",
+		time.Duration(l.checkFull.Load()).Round(time.Millisecond), time.Duration(l.checkDecl.Load()).Round(time.Millisecond))
 	l.opt.logf("golang: merged in %v; %s; total %v", time.Since(t).Round(time.Millisecond), facts.Summary(), time.Since(start).Round(time.Millisecond))
 	return facts
 }
@@ -141,7 +151,7 @@ func (l *loader) ignore(rel string, isDir bool) bool {
 // relOf returns the repository-relative path of an absolute file name, or
 // false when it lies outside the root.
 func (l *loader) relOf(abs string) (string, bool) {
-	for _, r := range [2]string{l.root, l.realRoot} {
+	for _, r := range [2]string{l.root, l.given} {
 		if rest, ok := strings.CutPrefix(abs, r); ok && len(rest) > 1 && os.IsPathSeparator(rest[0]) {
 			return filepath.ToSlash(rest[1:]), true
 		}
@@ -155,11 +165,18 @@ func (l *loader) relOf(abs string) (string, bool) {
 // relDir is the repository-relative form of an absolute directory: "." for
 // the root itself.
 func (l *loader) relDir(abs string) (string, bool) {
-	if abs == l.root || abs == l.realRoot {
+	if abs == l.root || abs == l.given {
 		return ".", true
 	}
 	return l.relOf(abs)
 }
+
+// Reasons a file was not type-checked, completed by the file's build
+// constraint when it has one.
+const (
+	reasonExcluded  = "excluded by build constraints for"
+	reasonNotListed = "not loaded by go list"
+)
 
 // reasonFor says why a file was not type-checked.
 func (l *loader) reasonFor(rel string) string {
@@ -168,7 +185,7 @@ func (l *loader) reasonFor(rel string) string {
 		return r
 	}
 	if l.ignored[rel] {
-		return "excluded by build constraints for " + l.target()
+		return reasonExcluded + " " + l.target()
 	}
 	if m := l.lay.moduleOf(dir); m != nil {
 		if r, ok := l.reasons["module:"+m.dir]; ok {
@@ -177,7 +194,7 @@ func (l *loader) reasonFor(rel string) string {
 		if l.opt.SyntaxOnly {
 			return "syntax-only analysis requested"
 		}
-		return "not loaded by go list"
+		return reasonNotListed
 	}
 	if l.opt.SyntaxOnly {
 		return "syntax-only analysis requested"
@@ -211,4 +228,17 @@ func relUnder(base, target string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
+}
+
+// relMsg removes the root's absolute path from a message, so problems read
+// the same on every machine.
+func (l *loader) relMsg(msg string) string {
+	for _, r := range [2]string{l.root, l.given} {
+		if r == "" || r == string(filepath.Separator) {
+			continue
+		}
+		msg = strings.ReplaceAll(msg, r+string(filepath.Separator), "")
+		msg = strings.ReplaceAll(msg, r, ".")
+	}
+	return msg
 }

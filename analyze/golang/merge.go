@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -299,13 +300,10 @@ func (m *merger) resolveByName(from analyze.SymID, r *rawRef) {
 	if len(cands) == 0 {
 		return
 	}
-	inScope := map[string]bool{r.scope: true}
-	for _, s := range m.importedScopes(r.file) {
-		inScope[s] = true
-	}
+	imported := m.importedScopes(r.file)
 	var pref []analyze.SymID
 	for _, id := range cands {
-		if inScope[m.recs[id].scope] {
+		if sc := m.recs[id].scope; sc == r.scope || slices.Contains(imported, sc) {
 			pref = append(pref, id)
 		}
 	}

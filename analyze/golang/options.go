@@ -38,7 +38,9 @@ type Options struct {
 	// toolchains), GOPACKAGESDRIVER=off, GOPROXY=off unless AllowNetwork,
 	// drops -mod=mod from GOFLAGS (go list must not edit go.mod), and sets
 	// CGO_ENABLED=1 unless Env itself sets it, so the files chosen do not
-	// depend on whether a C compiler happens to be installed.
+	// depend on whether a C compiler happens to be installed (cgo files are
+	// type-checked with a fake "C" package). The go command itself is found
+	// through this process's PATH, as os/exec does.
 	Env []string
 
 	// AllowNetwork lets go list download missing modules through the

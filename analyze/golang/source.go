@@ -49,8 +49,10 @@ func oneLine(src []byte) string {
 	b.Grow(len(src))
 	space := false
 	emit := func(c byte) {
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
+		if space && b.Len() > 0 && !strings.ContainsRune(")],;", rune(c)) {
+			if last := b.String()[b.Len()-1]; last != '(' && last != '[' {
+				b.WriteByte(' ')
+			}
 		}
 		space = false
 		b.WriteByte(c)
@@ -127,4 +129,29 @@ func docText(groups ...*ast.CommentGroup) string {
 		}
 	}
 	return ""
+}
+
+// sanitizeUTF8 returns src with every byte of an invalid UTF-8 sequence
+// replaced by '?', keeping offsets, columns and lines unchanged, and the
+// line of the first replacement (0 when src was valid). The go parser
+// gives up on a whole file when such a byte follows the package clause;
+// the replacement lets it read the rest.
+func sanitizeUTF8(src []byte) ([]byte, int) {
+	if utf8.Valid(src) {
+		return src, 0
+	}
+	out := make([]byte, len(src))
+	copy(out, src)
+	first := 0
+	for i := 0; i < len(out); {
+		r, size := utf8.DecodeRune(out[i:])
+		if r == utf8.RuneError && size == 1 {
+			if first == 0 {
+				first = 1 + bytes.Count(out[:i], []byte{'\n'})
+			}
+			out[i] = '?'
+		}
+		i += size
+	}
+	return out, first
 }

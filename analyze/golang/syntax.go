@@ -20,7 +20,8 @@ import (
 // syntaxFile is a file read for syntax-only analysis.
 type syntaxFile struct {
 	rel  string
-	src  []byte
+	orig []byte // as on disk
+	src  []byte // as parsed
 	ast  *ast.File
 	errs scanner.ErrorList
 }
@@ -47,12 +48,16 @@ func (l *loader) loadSyntax(rels []string) {
 		if err != nil {
 			return &syntaxFile{rel: *rel, errs: scanner.ErrorList{{Msg: skipReason(err)}}}
 		}
-		f, err := parser.ParseFile(fset, *rel, src, parser.ParseComments|parser.AllErrors)
-		sf := &syntaxFile{rel: *rel, src: src, ast: f}
+		clean, badLine := sanitizeUTF8(src)
+		f, err := parser.ParseFile(fset, *rel, clean, parser.ParseComments|parser.AllErrors)
+		sf := &syntaxFile{rel: *rel, orig: src, src: clean, ast: f}
 		if el, ok := err.(scanner.ErrorList); ok {
 			sf.errs = el
 		} else if err != nil {
 			sf.errs = scanner.ErrorList{{Msg: err.Error()}}
+		}
+		if badLine > 0 {
+			sf.errs = append(scanner.ErrorList{utf8Error(*rel, badLine)}, sf.errs...)
 		}
 		return sf
 	})
@@ -132,19 +137,37 @@ func (l *loader) extractSyntax(fset *token.FileSet, u *syntaxUnit, prefix string
 	sort.Slice(u.files, func(i, j int) bool { return u.files[i].rel < u.files[j].rel })
 	x := newExtractor(res, fset)
 	for _, sf := range u.files {
-		f := fileFacts(sf.rel, sf.src)
+		f := fileFacts(sf.rel, sf.orig)
 		f.Package = importPath
 		f.PkgName = u.pkgName
 		f.Degraded = true
 		f.Errors = len(sf.errs)
-		res.files = append(res.files, fileRec{file: f, imports: x.imports(sf.ast)})
-		x.extractFile(sf.rel, sf.ast, sf.src)
+		imports := x.extractFile(sf.rel, sf.ast, sf.src)
+		res.files = append(res.files, fileRec{file: f, imports: imports})
 		res.problems = append(res.problems, syntaxProblems(sf.rel, sf.errs)...)
 	}
-	reasonDir := u.dir
-	res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemDegraded, Path: reasonDir,
-		Msg: fmt.Sprintf("package %s: %s; analysed from syntax only", u.pkgName, l.reasonFor(u.files[0].rel))})
+	reason := l.reasonFor(u.files[0].rel)
+	if c := buildConstraint(u.files[0].ast); c != "" && (reason == reasonNotListed || strings.HasPrefix(reason, reasonExcluded)) {
+		reason = reasonExcluded + " " + l.target() + " (" + c + ")"
+	}
+	res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemDegraded, Path: u.dir,
+		Msg: fmt.Sprintf("package %s: %s; analysed from syntax only", u.pkgName, reason)})
 	return res
+}
+
+// buildConstraint returns a file's //go:build line, or "".
+func buildConstraint(f *ast.File) string {
+	for _, g := range f.Comments {
+		if g.Pos() > f.Package {
+			break
+		}
+		for _, c := range g.List {
+			if strings.HasPrefix(c.Text, "//go:build ") {
+				return capText(c.Text, 120)
+			}
+		}
+	}
+	return ""
 }
 
 // importPathOf is the import path of a directory: under its module, or,

@@ -5,6 +5,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -62,12 +63,12 @@ func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool
 	}
 	x.repoPkg = func(p string) bool { return repo[p] }
 	for _, pf := range files {
-		f := fileFacts(pf.rel, pf.src)
+		f := fileFacts(pf.rel, pf.orig)
 		f.Package = n.pkg.PkgPath
 		f.PkgName = pf.ast.Name.Name
 		f.Errors = len(pf.errs)
-		res.files = append(res.files, fileRec{file: f, imports: x.imports(pf.ast)})
-		x.extractFile(pf.rel, pf.ast, pf.src)
+		imports := x.extractFile(pf.rel, pf.ast, pf.src)
+		res.files = append(res.files, fileRec{file: f, imports: imports})
 		x.typedMethodSets(pf.ast)
 		res.problems = append(res.problems, syntaxProblems(pf.rel, pf.errs)...)
 	}
@@ -85,6 +86,9 @@ func (l *loader) typeProblems(fset *token.FileSet, n *node, dir string) []analyz
 	var out []analyze.Problem
 	extra := 0
 	for _, te := range n.typeErrs {
+		if strings.HasPrefix(te.Msg, "could not import ") || (n.tainted > 0 && consequence.MatchString(te.Msg)) {
+			continue // a consequence of a missing package, reported by go list
+		}
 		p := analyze.Problem{Kind: analyze.ProblemType, Path: dir, Msg: analyze.ToValidUTF8(te.Msg)}
 		if te.Pos.IsValid() {
 			pos := fset.PositionFor(te.Pos, false)
@@ -126,9 +130,9 @@ func syntaxProblems(rel string, errs scanner.ErrorList) []analyze.Problem {
 // provide.
 func missingImports(n *node) []string {
 	var out []string
-	for path, ip := range n.pkg.Imports {
+	for path := range n.pkg.Imports {
 		d := n.imports[path]
-		if d == nil || (len(ip.GoFiles) == 0 && len(ip.Errors) > 0) {
+		if d == nil || len(d.goFiles) == 0 {
 			out = append(out, path)
 		}
 	}
@@ -138,3 +142,8 @@ func missingImports(n *node) []string {
 
 // debugPanics re-raises extraction panics; tests set it to see the stack.
 var debugPanics = false
+
+// consequence matches the type errors a missing package causes downstream:
+// a name missing from the empty stand-in, or a field or method that would
+// have been promoted from one of its types.
+var consequence = regexp.MustCompile(`^undefined: [\pL_][\pL\pN_]*\.[\pL_][\pL\pN_]*$|has no field or method`)

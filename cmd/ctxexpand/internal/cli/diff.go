@@ -197,22 +197,25 @@ func (o *diffOptions) request(ch *change, rep *diffmode.Report) pipeline.Request
 		notes = append(notes, cutNote)
 	}
 	return pipeline.Request{
-		Root:        ch.loadRoot,
-		Query:       rep.QueryText(ch.subjects),
-		Budget:      o.Budget,
-		MaxFiles:    o.MaxFiles,
-		Depth:       o.Depth,
-		Strategy:    o.Strategy,
-		Format:      o.Format,
-		Tokenizer:   o.Tokenizer,
-		NoTests:     o.NoTests,
-		NoNetwork:   true,
-		Planner:     o.Planner,
-		OllamaHost:  o.Ollama,
-		OllamaModel: o.Model,
-		Explicit:    explicit,
-		Extras:      extras,
-		Notes:       notes,
+		Root:         ch.loadRoot,
+		Query:        rep.QueryText(ch.subjects),
+		Budget:       o.Budget,
+		MaxFiles:     o.MaxFiles,
+		Depth:        o.Depth,
+		Strategy:     o.Strategy,
+		Format:       o.Format,
+		Tokenizer:    o.Tokenizer,
+		NoTests:      o.NoTests,
+		NoNetwork:    true,
+		Planner:      o.Planner,
+		OllamaHost:   o.Ollama,
+		OllamaModel:  o.Model,
+		Truncation:   o.Truncate,
+		TokenMargin:  o.Margin,
+		ContextLines: o.Context,
+		Explicit:     explicit,
+		Extras:       extras,
+		Notes:        notes,
 	}
 }
 
@@ -371,7 +374,7 @@ func (o *diffOptions) writeEmpty(io *IO, ch *change) error {
 	if err != nil {
 		return usageError{err}
 	}
-	counter, err := tokenize.New(o.Tokenizer)
+	counter, err := tokenize.New(o.Tokenizer, tokenize.WithMargin(o.Margin))
 	if err != nil {
 		return usageError{err}
 	}

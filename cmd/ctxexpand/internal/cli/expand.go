@@ -34,6 +34,9 @@ type expandOptions struct {
 	Planner   string
 	Ollama    string
 	Model     string
+	Truncate  string
+	Margin    float64
+	Context   int
 }
 
 func newExpandOptions() *expandOptions {
@@ -48,7 +51,10 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.IntVar(&o.Depth, "depth", 0, "steps to expand from each seed (default: chosen by strategy and query)")
 	f.StringVar(&o.Strategy, "strategy", o.Strategy, "auto, "+strings.Join(expand.Names(), ", ")+", or several joined with +")
 	f.StringVar(&o.Format, "format", o.Format, "output format: markdown, xml, json or plain")
-	f.StringVar(&o.Tokenizer, "tokenizer", o.Tokenizer, "token counter: o200k, cl100k or estimate")
+	f.StringVar(&o.Tokenizer, "tokenizer", o.Tokenizer, "token counter: o200k, cl100k, claude (o200k with a 1.2 margin) or estimate")
+	f.Float64Var(&o.Margin, "token-margin", 0, "multiply token counts by this factor (1 to 4) for models whose tokenizer is not public")
+	f.StringVar(&o.Truncate, "truncation", "signature-first", "how a symbol too large for what is left is cut: signature-first or bookend")
+	f.IntVar(&o.Context, "context-lines", 0, "lines of context around each relevant span (default 3)")
 	f.BoolVar(&o.FilesOnly, "files-only", false, "print only the ranked file paths, one per line")
 	f.BoolVar(&o.Explain, "explain", false, "print the query plan, seeds and a ranking table with reasons to stderr")
 	f.BoolVar(&o.NoTests, "no-tests", false, "leave test files out")
@@ -128,19 +134,22 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		defer cancel()
 	}
 	out, err := pipeline.Run(ctx, pipeline.Request{
-		Root:        root,
-		Query:       o.Query,
-		Budget:      o.Budget,
-		MaxFiles:    o.MaxFiles,
-		Depth:       o.Depth,
-		Strategy:    o.Strategy,
-		Format:      o.Format,
-		Tokenizer:   o.Tokenizer,
-		NoTests:     o.NoTests,
-		NoNetwork:   o.NoNetwork,
-		Planner:     o.Planner,
-		OllamaHost:  o.Ollama,
-		OllamaModel: o.Model,
+		Root:         root,
+		Query:        o.Query,
+		Budget:       o.Budget,
+		MaxFiles:     o.MaxFiles,
+		Depth:        o.Depth,
+		Strategy:     o.Strategy,
+		Format:       o.Format,
+		Tokenizer:    o.Tokenizer,
+		NoTests:      o.NoTests,
+		NoNetwork:    o.NoNetwork,
+		Planner:      o.Planner,
+		Truncation:   o.Truncate,
+		TokenMargin:  o.Margin,
+		ContextLines: o.Context,
+		OllamaHost:   o.Ollama,
+		OllamaModel:  o.Model,
 	})
 	if err != nil {
 		return err

@@ -15,15 +15,16 @@ import (
 // process, so that the per-content count cache is shared across queries.
 var counters sync.Map // name → tokenize.Counter
 
-func counterFor(name string) (tokenize.Counter, error) {
-	if c, ok := counters.Load(name); ok {
+func counterFor(name string, margin float64) (tokenize.Counter, error) {
+	key := fmt.Sprintf("%s*%g", name, margin)
+	if c, ok := counters.Load(key); ok {
 		return c.(tokenize.Counter), nil
 	}
-	c, err := tokenize.New(name)
+	c, err := tokenize.New(name, tokenize.WithMargin(margin))
 	if err != nil {
 		return nil, err
 	}
-	actual, _ := counters.LoadOrStore(name, c)
+	actual, _ := counters.LoadOrStore(key, c)
 	return actual.(tokenize.Counter), nil
 }
 
@@ -33,7 +34,11 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 	if err != nil {
 		return bundle.Request{}, err
 	}
-	counter, err := counterFor(req.Tokenizer)
+	counter, err := counterFor(req.Tokenizer, req.TokenMargin)
+	if err != nil {
+		return bundle.Request{}, err
+	}
+	trunc, err := bundle.ParseTruncation(req.Truncation)
 	if err != nil {
 		return bundle.Request{}, err
 	}
@@ -45,7 +50,11 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 		Budget:   req.Budget,
 		Counter:  counter,
 		Format:   format,
-		Options:  bundle.Options{Read: func(_ context.Context, p string) ([]byte, error) { return s.content.ByPath(p) }},
+		Options: bundle.Options{
+			Read:         func(_ context.Context, p string) ([]byte, error) { return s.content.ByPath(p) },
+			Truncation:   trunc,
+			ContextLines: req.ContextLines,
+		},
 	}
 	for _, e := range out.Extras {
 		br.Extras = append(br.Extras, bundle.Extra{Kind: e.Kind, Title: e.Title, Content: e.Content, Lang: e.Lang})

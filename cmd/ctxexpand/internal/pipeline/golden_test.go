@@ -98,6 +98,8 @@ func TestGoldenRanking(t *testing.T) {
 		// records everything else.
 		first  string
 		within map[string]int
+		// reasons: a file must carry a reason containing the text.
+		reasons map[string]string
 	}{
 		{
 			repo: "gosvc", query: "fix UserService.find_by_email", golden: "gosvc_find_by_email.txt",
@@ -124,6 +126,41 @@ func TestGoldenRanking(t *testing.T) {
 				"internal/httpapi/server.go": 3,
 			},
 		},
+		{
+			repo: "rustsvc", query: "fix UserService::find_by_email", golden: "rustsvc_find_by_email.txt",
+			first: "src/service.rs",
+			within: map[string]int{
+				"src/store/mod.rs":      8, // the Store trait it depends on
+				"src/store/memory.rs":   8, // the implementation of that trait
+				"src/models.rs":         8, // the model it returns
+				"src/util.rs":           8, // the helper it calls
+				"tests/service_test.rs": 8, // the integration tests
+			},
+		},
+		{
+			repo: "rustsvc", query: "UserService.find_by_email returns the wrong user", golden: "rustsvc_find_by_email_go_style.txt",
+			first: "src/service.rs",
+		},
+		{
+			repo: "rustsvc", query: "the session token expires too early", golden: "rustsvc_session_expiry.txt",
+			first: "src/auth.rs",
+		},
+		{
+			repo: "rustsvc", query: "how does the app start", golden: "rustsvc_app_start.txt",
+			first: "src/main.rs",
+		},
+		{
+			// The workspace: api code reaches core through ws_core:: paths.
+			repo: "rustws", query: "fix the total in area_report", golden: "rustws_area_report.txt",
+			first: "crates/api/src/report.rs",
+			within: map[string]int{
+				"crates/core/src/lib.rs": 3, // total_area, reached across crates
+			},
+			reasons: map[string]string{
+				"crates/core/src/lib.rs":   "calls → total_area",
+				"crates/core/src/units.rs": "calls → to_square_feet", // through a glob import of another crate
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -140,9 +177,28 @@ func TestGoldenRanking(t *testing.T) {
 					t.Errorf("%s ranks %d, want 1..%d", p, r, max)
 				}
 			}
+			for p, want := range tt.reasons {
+				if !hasReason(out, p, want) {
+					t.Errorf("%s has no reason containing %q", p, want)
+				}
+			}
 			checkGolden(t, tt.golden, rankingText(out))
 		})
 	}
+}
+
+func hasReason(o *Output, path, text string) bool {
+	for _, f := range o.Result.Files {
+		if f.Path != path {
+			continue
+		}
+		for _, r := range f.Reasons {
+			if strings.Contains(r, text) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func firstPath(o *Output) string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/golang"
+	"github.com/ctxexpand/ctxexpand/analyze/rust"
 )
 
 // LoadOptions configures Load.
@@ -28,6 +29,9 @@ type loader struct {
 var loaders = []loader{
 	{analyze.LangGo, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
 		return golang.Load(ctx, root, golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork, Logf: opt.Logf})
+	}},
+	{analyze.LangRust, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
+		return rust.Load(ctx, root, rust.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore})
 	}},
 }
 

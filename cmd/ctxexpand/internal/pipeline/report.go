@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/bundle"
 )
 
 // FilesOnly is the ranked list of paths, one per line.
@@ -51,6 +52,11 @@ func (o *Output) WriteNotes(w io.Writer) {
 			fmt.Fprintf(w, "note: %s\n", p)
 		}
 	}
+	if o.BundleResult != nil {
+		if r := bundle.BudgetReport(o.BundleResult); r != "" {
+			fmt.Fprintln(w, strings.TrimRight(r, "\n"))
+		}
+	}
 	if o.Partial {
 		fmt.Fprintln(w, "note: partial result: the time limit cut the analysis short; raise --timeout for a complete one")
 	}
@@ -76,17 +82,30 @@ func (o *Output) WriteExplain(w io.Writer) {
 		fmt.Fprintf(w, "  %.3f  %-10s %s  %s\n", s.Score, s.Source, s.Label, loc)
 	}
 	fmt.Fprintln(w, "== ranking")
+	rungs := map[string][2]string{}
+	if o.BundleResult != nil {
+		for _, fr := range o.BundleResult.Files {
+			rungs[fr.Path] = [2]string{fmt.Sprint(fr.Tokens), fr.Rung.String()}
+		}
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "rank\tscore\tfile\twhy")
+	fmt.Fprintln(tw, "rank\tscore\ttokens\trung\tfile\twhy")
 	for i, f := range o.Result.Files {
 		why := ""
 		if len(f.Reasons) > 0 {
 			why = f.Reasons[0]
 		}
-		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\n", i+1, f.Score, f.Path, why)
+		tr, ok := rungs[f.Path]
+		if !ok {
+			tr = [2]string{"-", "-"}
+		}
+		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s\t%s\n", i+1, f.Score, tr[0], tr[1], f.Path, why)
 		for _, r := range f.Reasons[min(1, len(f.Reasons)):] {
-			fmt.Fprintf(tw, "\t\t\t%s\n", r)
+			fmt.Fprintf(tw, "\t\t\t\t\t%s\n", r)
 		}
 	}
 	tw.Flush()
+	if o.BundleResult != nil {
+		fmt.Fprintf(w, "bundle: %d of %d tokens (%s)\n", o.BundleResult.TotalTokens, o.BundleResult.Budget, o.BundleResult.Tokenizer)
+	}
 }

@@ -40,6 +40,13 @@ type Request struct {
 	// Notes from the caller (what diff mode skipped or found deleted),
 	// shown before the run's own on stderr and in the bundle.
 	Notes []string
+
+	// Truncation ("signature-first" or "bookend"), TokenMargin (a factor
+	// for model families whose tokenizer is not public) and ContextLines
+	// (around each span; 0 means the default) tune the bundle.
+	Truncation   string
+	TokenMargin  float64
+	ContextLines int
 }
 
 // Session is a loaded repository that answers queries.

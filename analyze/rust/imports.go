@@ -1,0 +1,103 @@
+package rust
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// useImports records the imports a file's item-level use declarations and
+// `mod x;` declarations make, and returns the symbols the uses name.
+func (r *resolver) useImports(fi int, fd *fileData) []analyze.SymID {
+	var named []analyze.SymID
+	for _, u := range fd.syn.uses {
+		m := fd.mod
+		if u.mod >= 0 {
+			if im := fd.inline[u.mod]; im != nil {
+				m = im
+			}
+		}
+		res := r.resolveUsePath(&scope{mod: m}, u)
+		named = append(named, res.syms...)
+		r.importUse(fi, m, res, u)
+	}
+	for idx := range fd.syn.items {
+		it := &fd.syn.items[idx]
+		if it.kind == analyze.KindModule && it.external {
+			if m := fd.inline[int32(idx)]; m != nil && len(m.files) > 0 {
+				r.importMod(fi, m.path, it.decl)
+			}
+		}
+	}
+	return named
+}
+
+// importUse records the modules a use declaration reaches: where the
+// imported items are declared, or for a path out of the repository the
+// external module it names (std::collections for
+// std::collections::HashMap).
+func (r *resolver) importUse(fi int, from *module, res resolution, u useDecl) {
+	line := int(u.line)
+	if res.empty() {
+		if len(u.path) == 0 {
+			return
+		}
+		switch u.path[0] {
+		case "crate", "$crate", "self", "super", "Self":
+			return
+		}
+		if from != nil && from.items[u.path[0]] != nil {
+			return // a local item of an unresolvable kind
+		}
+		// The module of an external path: std::collections for
+		// std::collections::HashMap; a lower-case last segment is taken for
+		// a module (use std::fmt;).
+		p := u.path
+		if !u.glob && len(p) > 1 && !isLower(p[len(p)-1]) {
+			p = p[:len(p)-1]
+		}
+		r.importMod(fi, strings.Join(p, "::"), line)
+		return
+	}
+	for _, m := range res.mods {
+		r.importMod(fi, m.path, line)
+	}
+	for _, s := range res.syms {
+		r.importSym(fi, s, line)
+	}
+}
+
+// importSym records an import of the module that declares s.
+func (r *resolver) importSym(fi int, s analyze.SymID, line int) {
+	if m := r.symMod[s]; m != nil {
+		r.importMod(fi, m.path, line)
+	}
+}
+
+// importMod records an import of module path p by file fi, keeping the
+// first line; a file's own module is not an import.
+func (r *resolver) importMod(fi int, p string, line int) {
+	fd := r.files[fi]
+	if fd.mod != nil && fd.mod.path == p {
+		return
+	}
+	imps := r.imports[fi]
+	if old, ok := imps[p]; !ok || line < old {
+		imps[p] = line
+	}
+}
+
+// emitImports turns the gathered imports into facts.
+func (r *resolver) emitImports() {
+	for fi, imps := range r.imports {
+		paths := make([]string, 0, len(imps))
+		for p := range imps {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			r.facts.Imports = append(r.facts.Imports, analyze.Import{File: analyze.FileID(fi), Path: p, Line: imps[p]})
+		}
+	}
+}

@@ -1,0 +1,416 @@
+package rust
+
+import (
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// function records a fn item (with a body) or signature (trait method,
+// extern fn).
+func (x *extractor) function(n *sitter.Node, hasBody bool, ctx declCtx, p *pending) {
+	kind := analyze.KindFunc
+	if ctx.inTrait || ctx.inImpl {
+		kind = analyze.KindMethod
+	}
+	idx, ok := x.newItem(n, kind, ctx, p)
+	if !ok {
+		return
+	}
+	if !x.setName(idx, n) {
+		x.dropItem(idx)
+		return
+	}
+	s, e := int(n.StartByte()), int(n.EndByte())
+	sigEnd := e
+	var body *sitter.Node
+	if hasBody {
+		if body = n.ChildByFieldId(kinds.fBody); body != nil {
+			sigEnd = int(body.StartByte())
+		}
+	}
+	x.fs.items[idx].sig = signature(x.src, s, sigEnd)
+	x.toks = lex(x.src, s, sigEnd, x.toks[:0])
+	x.scanSignature(idx, x.toks)
+	if body != nil {
+		x.toks = lex(x.src, sigEnd, int(body.EndByte()), x.toks[:0])
+		x.scanBody(idx, x.toks, false)
+	}
+}
+
+// structure records a struct or union with its named fields.
+func (x *extractor) structure(n *sitter.Node, kind analyze.SymbolKind, ctx declCtx, p *pending) {
+	idx, ok := x.newItem(n, kind, ctx, p)
+	if !ok {
+		return
+	}
+	if !x.setName(idx, n) {
+		x.dropItem(idx)
+		return
+	}
+	s, e := int(n.StartByte()), int(n.EndByte())
+	body := n.ChildByFieldId(kinds.fBody)
+	sigEnd := e
+	named := body != nil && body.KindId() == kinds.fieldDeclList
+	if named {
+		sigEnd = int(body.StartByte())
+	}
+	x.fs.items[idx].sig = signature(x.src, s, sigEnd)
+	x.toks = lex(x.src, s, sigEnd, x.toks[:0])
+	x.scanSignature(idx, x.toks)
+	if named {
+		it := x.fs.items[idx]
+		x.walkFields(body, idx, it.name, declCtx{parent: idx, mod: ctx.mod, cfgTest: it.cfgTest})
+	}
+}
+
+// walkFields records the named fields of a struct, union or enum variant.
+func (x *extractor) walkFields(list *sitter.Node, parent int32, container string, ctx declCtx) {
+	c := list.Walk()
+	defer c.Close()
+	if !c.GotoFirstChild() {
+		return
+	}
+	var p pending
+	p.reset()
+	for {
+		n := c.Node()
+		switch kid := n.KindId(); {
+		case kid == kinds.lineComment || kid == kinds.blockComment:
+			x.comment(n, &p, declCtx{parent: parent, mod: ctx.mod})
+		case kid == kinds.attributeItem:
+			x.attribute(n, &p)
+		case kid == kinds.fieldDecl:
+			x.field(n, parent, container, ctx, &p)
+			p.reset()
+		case n.IsNamed():
+			p.reset()
+		}
+		if !c.GotoNextSibling() {
+			return
+		}
+	}
+}
+
+func (x *extractor) field(n *sitter.Node, parent int32, container string, ctx declCtx, p *pending) {
+	fctx := ctx
+	fctx.parent = parent
+	fctx.container = container
+	idx, ok := x.newItem(n, analyze.KindField, fctx, p)
+	if !ok {
+		return
+	}
+	if !x.setName(idx, n) {
+		x.dropItem(idx)
+		return
+	}
+	s, e := int(n.StartByte()), int(n.EndByte())
+	x.fs.items[idx].sig = signature(x.src, s, e)
+	if t := n.ChildByFieldId(kinds.fType); t != nil {
+		x.toks = lex(x.src, int(t.StartByte()), int(t.EndByte()), x.toks[:0])
+		x.fs.items[idx].typ = typeHead(x.src, x.toks)
+		x.scanTypes(idx, x.toks)
+	}
+}
+
+// enumeration records an enum, its variants and their named fields.
+func (x *extractor) enumeration(n *sitter.Node, ctx declCtx, p *pending) {
+	idx, ok := x.newItem(n, analyze.KindEnum, ctx, p)
+	if !ok {
+		return
+	}
+	if !x.setName(idx, n) {
+		x.dropItem(idx)
+		return
+	}
+	s, e := int(n.StartByte()), int(n.EndByte())
+	body := n.ChildByFieldId(kinds.fBody)
+	sigEnd := e
+	if body != nil {
+		sigEnd = int(body.StartByte())
+	}
+	x.fs.items[idx].sig = signature(x.src, s, sigEnd)
+	x.toks = lex(x.src, s, sigEnd, x.toks[:0])
+	x.scanSignature(idx, x.toks)
+	if body == nil {
+		return
+	}
+	enum := x.fs.items[idx]
+	vctx := declCtx{parent: idx, mod: ctx.mod, container: enum.name, exported: enum.exported, cfgTest: enum.cfgTest}
+	c := body.Walk()
+	defer c.Close()
+	if !c.GotoFirstChild() {
+		return
+	}
+	var vp pending
+	vp.reset()
+	for {
+		v := c.Node()
+		switch kid := v.KindId(); {
+		case kid == kinds.lineComment || kid == kinds.blockComment:
+			x.comment(v, &vp, vctx)
+		case kid == kinds.attributeItem:
+			x.attribute(v, &vp)
+		case kid == kinds.enumVariant:
+			x.variant(v, vctx, &vp)
+			vp.reset()
+		case v.IsNamed():
+			vp.reset()
+		}
+		if !c.GotoNextSibling() {
+			return
+		}
+	}
+}
+
+func (x *extractor) variant(n *sitter.Node, ctx declCtx, p *pending) {
+	idx, ok := x.newItem(n, analyze.KindVariant, ctx, p)
+	if !ok {
+		return
+	}
+	if !x.setName(idx, n) {
+		x.dropItem(idx)
+		return
+	}
+	s, e := int(n.StartByte()), int(n.EndByte())
+	x.fs.items[idx].sig = signature(x.src, s, e)
+	body := n.ChildByFieldId(kinds.fBody)
+	if body == nil {
+		return
+	}
+	if body.KindId() == kinds.fieldDeclList {
+		v := x.fs.items[idx]
+		x.walkFields(body, idx, v.container+"::"+v.name, declCtx{parent: idx, mod: ctx.mod, cfgTest: v.cfgTest})
+		return
+	}
+	x.toks = lex(x.src, int(body.StartByte()), int(body.EndByte()), x.toks[:0])
+	x.scanTypes(idx, x.toks)
+}
+
+// trait records a trait and its associated items.
+func (x *extractor) trait(n *sitter.Node, ctx declCtx, p *pending) {
+	idx, ok := x.newItem(n, analyze.KindTrait, ctx, p)
+	if !ok {
+		return
+	}
+	if !x.setName(idx, n) {
+		x.dropItem(idx)
+		return
+	}
+	s, e := int(n.StartByte()), int(n.EndByte())
+	body := n.ChildByFieldId(kinds.fBody)
+	sigEnd := e
+	if body != nil {
+		sigEnd = int(body.StartByte())
+	}
+	x.fs.items[idx].sig = signature(x.src, s, sigEnd)
+	x.toks = lex(x.src, s, sigEnd, x.toks[:0])
+	x.scanSignature(idx, x.toks)
+	if body != nil {
+		t := x.fs.items[idx]
+		x.walkDecls(body, declCtx{parent: idx, mod: ctx.mod, container: t.name, inTrait: true, exported: t.exported, cfgTest: t.cfgTest})
+	}
+}
+
+// impl records an impl block. Its Name is the self type ("MemoryStore")
+// for an inherent impl and "Trait for Type" ("Store for MemoryStore",
+// "From<StoreError> for ServiceError") for a trait impl; generic arguments
+// of the self type are dropped, those of the trait kept.
+func (x *extractor) impl(n *sitter.Node, ctx declCtx, p *pending) {
+	idx, ok := x.newItem(n, analyze.KindImpl, ctx, p)
+	if !ok {
+		return
+	}
+	typ := n.ChildByFieldId(kinds.fType)
+	if typ == nil {
+		x.dropItem(idx)
+		return
+	}
+	s, e := int(n.StartByte()), int(n.EndByte())
+	ts, te := int(typ.StartByte()), int(typ.EndByte())
+	x.toks = lex(x.src, ts, te, x.toks[:0])
+	selfName := typeDisplay(x.src, x.toks)
+	it := &x.fs.items[idx]
+	it.implType = typeHead(x.src, x.toks)
+	it.name = selfName
+	it.decl = x.line(ts)
+	it.exported = false
+	traitImpl := false
+	if tr := n.ChildByFieldId(kinds.fTrait); tr != nil {
+		x.toks = lex(x.src, int(tr.StartByte()), int(tr.EndByte()), x.toks[:0])
+		it.implTrait = typeHead(x.src, x.toks)
+		it.name = collapse(x.src, int(tr.StartByte()), int(tr.EndByte())) + " for " + selfName
+		traitImpl = true
+	}
+	body := n.ChildByFieldId(kinds.fBody)
+	sigEnd := e
+	if body != nil {
+		sigEnd = int(body.StartByte())
+	}
+	it.sig = signature(x.src, s, sigEnd)
+	x.toks = lex(x.src, s, sigEnd, x.toks[:0])
+	x.scanSignature(idx, x.toks)
+	if body != nil {
+		im := x.fs.items[idx]
+		x.walkDecls(body, declCtx{parent: idx, mod: ctx.mod, container: selfName, inImpl: true, traitImpl: traitImpl, exported: traitImpl, cfgTest: im.cfgTest})
+	}
+}
+
+// module records `mod x;` or `mod x { … }`.
+func (x *extractor) module(n *sitter.Node, ctx declCtx, p *pending) {
+	idx, ok := x.newItem(n, analyze.KindModule, ctx, p)
+	if !ok {
+		return
+	}
+	if !x.setName(idx, n) {
+		x.dropItem(idx)
+		return
+	}
+	s, e := int(n.StartByte()), int(n.EndByte())
+	body := n.ChildByFieldId(kinds.fBody)
+	it := &x.fs.items[idx]
+	it.paths = p.attrs.paths
+	if body == nil {
+		it.external = true
+		it.sig = signature(x.src, s, e)
+		return
+	}
+	it.sig = signature(x.src, s, int(body.StartByte()))
+	m := x.fs.items[idx]
+	x.walkDecls(body, declCtx{parent: idx, mod: idx, cfgTest: m.cfgTest})
+}
+
+// macroRules records a macro_rules! definition and what its rules mention.
+func (x *extractor) macroRules(n *sitter.Node, ctx declCtx, p *pending) {
+	idx, ok := x.newItem(n, analyze.KindMacro, ctx, p)
+	if !ok {
+		return
+	}
+	if !x.setName(idx, n) {
+		x.dropItem(idx)
+		return
+	}
+	it := &x.fs.items[idx]
+	it.macroExport = p.attrs.macroExport
+	it.exported = it.macroExport
+	it.sig = "macro_rules! " + it.name
+	s, e := int(n.StartByte()), int(n.EndByte())
+	x.toks = lex(x.src, s, e, x.toks[:0])
+	// Skip `macro_rules ! name` and read the rules as code.
+	if len(x.toks) > 3 {
+		x.scanBody(idx, x.toks[3:], true)
+	}
+}
+
+// valueOrAlias records const, static, type alias and associated type items.
+func (x *extractor) valueOrAlias(n *sitter.Node, kid uint16, ctx declCtx, p *pending) {
+	var kind analyze.SymbolKind
+	switch kid {
+	case kinds.constItem:
+		kind = analyze.KindConst
+	case kinds.staticItem:
+		kind = analyze.KindStatic
+	case kinds.typeItem:
+		kind = analyze.KindTypeAlias
+		if ctx.inImpl || ctx.inTrait {
+			kind = analyze.KindAssocType
+		}
+	default:
+		kind = analyze.KindAssocType
+	}
+	idx, ok := x.newItem(n, kind, ctx, p)
+	if !ok {
+		return
+	}
+	if !x.setName(idx, n) {
+		x.dropItem(idx)
+		return
+	}
+	s, e := int(n.StartByte()), int(n.EndByte())
+	x.fs.items[idx].sig = signature(x.src, s, e)
+	if t := n.ChildByFieldId(kinds.fType); t != nil {
+		x.toks = lex(x.src, int(t.StartByte()), int(t.EndByte()), x.toks[:0])
+		x.fs.items[idx].typ = typeHead(x.src, x.toks)
+	}
+	x.toks = lex(x.src, s, e, x.toks[:0])
+	if kind == analyze.KindConst || kind == analyze.KindStatic {
+		x.scanBody(idx, x.toks, false)
+		return
+	}
+	x.scanSignature(idx, x.toks)
+}
+
+// itemMacro handles a macro invoked where items go. Wrappers such as
+// cfg_rt! { pub mod runtime; } hide real items from the grammar, so a body
+// that starts like items is re-parsed in place (positions stay those of
+// the file) and its items join the enclosing scope.
+func (x *extractor) itemMacro(n *sitter.Node, ctx declCtx, p *pending) {
+	tt := lastChildOfKind(n, kinds.tokenTree)
+	if tt == nil {
+		return
+	}
+	s, e := int(tt.StartByte())+1, int(tt.EndByte())-1
+	if ctx.parent >= 0 {
+		ms := int(n.StartByte())
+		x.toks = lex(x.src, ms, s, x.toks[:0])
+		if path, ok := macroPath(x.src, x.toks); ok {
+			it := &x.fs.items[ctx.parent]
+			it.refs = append(it.refs, ref{kind: refMacro, line: int32(x.line(ms)), path: path})
+		}
+	}
+	if e <= s || x.depth >= maxMacroDepth || !looksLikeItems(x.src, s, e) {
+		return
+	}
+	ranges := []sitter.Range{{StartByte: uint(s), EndByte: uint(e), StartPoint: x.point(s), EndPoint: x.point(e)}}
+	tree := x.tp.parse(x.src, ranges)
+	if tree == nil {
+		return
+	}
+	defer tree.Close()
+	inner := ctx
+	inner.cfgTest = ctx.cfgTest || p.attrs.cfgTest
+	x.depth++
+	x.walkDecls(tree.RootNode(), inner)
+	x.depth--
+}
+
+// lastChildOfKind returns n's last child of the given kind, or nil.
+func lastChildOfKind(n *sitter.Node, kind uint16) *sitter.Node {
+	c := n.Walk()
+	defer c.Close()
+	var found *sitter.Node
+	if !c.GotoFirstChild() {
+		return nil
+	}
+	for {
+		if ch := c.Node(); ch.KindId() == kind {
+			found = ch
+		}
+		if !c.GotoNextSibling() {
+			return found
+		}
+	}
+}
+
+// looksLikeItems reports whether the text starts with an attribute, a doc
+// comment or an item keyword.
+func looksLikeItems(src []byte, s, e int) bool {
+	toks := lex(src, s, min(e, s+512), nil)
+	for i, t := range toks {
+		if i >= 3 {
+			break
+		}
+		if t.k == tPunct && isPunct(src, t, "#") {
+			return true
+		}
+		if t.k != tIdent {
+			return false
+		}
+		switch string(src[t.s:t.e]) {
+		case "pub", "fn", "struct", "enum", "union", "trait", "impl", "mod", "use", "const", "static",
+			"type", "unsafe", "async", "extern", "macro_rules":
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,259 @@
+package rust
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/sourcegraph/conc"
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// Options configures Load. The zero value loads everything with the
+// default limits on all CPUs.
+type Options struct {
+	// SkipTests leaves out test code: files classified as tests
+	// (tests/, *_test.rs, tests.rs), #[cfg(test)] items and #[test]
+	// functions.
+	SkipTests bool
+	// MaxFileSize skips larger files with a ProblemSkipped; 0 means
+	// analyze.MaxFileSize.
+	MaxFileSize int64
+	// MaxFiles stops listing after this many files (ProblemLimit); 0 means
+	// no limit.
+	MaxFiles int
+	// Ignore, when set, is asked about every path (slash-separated,
+	// relative to the root) before it is listed or descended into.
+	Ignore func(rel string, isDir bool) bool
+	// Workers is how many files are parsed at once; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// ErrNotDir is returned by Load when the root is not a directory.
+var ErrNotDir = errors.New("not a directory")
+
+// Load reads the Rust code under root into facts. It fails only when root
+// cannot be read; broken files, missing modules and workspace members, and
+// files that cannot be parsed become Problems and the rest is loaded. When
+// ctx ends early the facts hold what was done and Partial is set.
+func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", root, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", root, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("loading %s: %w; pass the repository directory", root, ErrNotDir)
+	}
+	facts := &analyze.Facts{Root: abs}
+	paths, probs, err := analyze.ListFiles(ctx, abs, analyze.WalkOptions{
+		Langs: []analyze.Lang{analyze.LangRust}, MaxFileSize: opt.MaxFileSize, MaxFiles: opt.MaxFiles, Ignore: opt.Ignore,
+	})
+	facts.Problems = append(facts.Problems, probs...)
+	if err != nil && ctx.Err() == nil {
+		return nil, fmt.Errorf("loading %s: %w", root, err)
+	}
+	if opt.SkipTests {
+		kept := paths[:0]
+		for _, p := range paths {
+			if analyze.Classify(p) != analyze.CatTest {
+				kept = append(kept, p)
+			}
+		}
+		paths = kept
+	}
+
+	d := &discovery{root: abs, files: make(map[string]bool, len(paths))}
+	for _, p := range paths {
+		d.files[p] = true
+	}
+	// Manifests are read while the files are parsed.
+	var wg conc.WaitGroup
+	wg.Go(func() { d.discover(paths) })
+	results := parseAll(ctx, abs, paths, opt)
+	wg.Wait()
+	facts.Problems = append(facts.Problems, d.problems...)
+
+	r := newResolver(facts, abs)
+	for _, res := range results {
+		facts.Problems = append(facts.Problems, res.problems...)
+		if res.syn != nil {
+			r.addFile(res.file, res.syn)
+		}
+	}
+	r.setupCrates(d.pkgs)
+	r.buildTree()
+	r.declare()
+	r.describeFiles()
+	r.index()
+	r.structural()
+	if r.references(ctx) {
+		r.linkTests()
+	}
+	r.emitImports()
+	if ctx.Err() != nil {
+		facts.Partial = true
+		facts.Problemf(analyze.ProblemLimit, "", 0, "load stopped early (%v); the facts are partial", ctx.Err())
+	}
+	facts.Normalize()
+	return facts, nil
+}
+
+// describeFiles fills each file's module path and crate name, and hands a
+// module file's inner documentation (//!) to the mod item declaring it.
+func (r *resolver) describeFiles() {
+	for fi, fd := range r.files {
+		f := &r.facts.Files[fi]
+		if fd.mod == nil {
+			continue
+		}
+		f.Package = fd.mod.path
+		f.PkgName = fd.crate.name
+		f.Degraded = fd.orphan
+		if fd.orphan {
+			r.problemf(analyze.ProblemDegraded, fd.path, 0,
+				"not reached from any crate root through mod declarations; its module path %s is inferred from its location", fd.mod.path)
+		}
+		if doc := fd.syn.innerDoc; doc != "" && fd.mod.decl != analyze.NoSym && !fd.orphan {
+			d := &r.facts.Symbols[fd.mod.decl]
+			d.Doc = joinDoc(d.Doc, doc)
+		}
+	}
+}
+
+// parsed is the outcome for one file.
+type parsed struct {
+	file     analyze.File
+	syn      *fileSyntax
+	problems []analyze.Problem
+}
+
+// parseAll reads and extracts every file on a bounded pool of workers,
+// each with its own parser. Results keep the order of paths.
+func parseAll(ctx context.Context, root string, paths []string, opt Options) []parsed {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, max(1, len(paths)))
+	results := make([]parsed, len(paths))
+
+	var mu sync.Mutex
+	var all []*tsParser
+	idle := make(chan *tsParser, workers)
+	for i := 0; i < workers; i++ {
+		tp := newTSParser()
+		all = append(all, tp)
+		idle <- tp
+	}
+	cancelled, closed := false, false
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if closed {
+			return // the flags are freed
+		}
+		cancelled = true
+		for _, tp := range all {
+			tp.flag.set()
+		}
+	})
+	p := pool.New().WithMaxGoroutines(workers)
+	for i, rel := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		p.Go(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			tp := <-idle
+			res, broken := parseOne(ctx, tp, root, rel, opt)
+			if broken {
+				// A panic may have left the parser in any state: replace it.
+				fresh := newTSParser()
+				mu.Lock()
+				all = append(all, fresh)
+				if cancelled {
+					fresh.flag.set()
+				}
+				mu.Unlock()
+				tp = fresh
+			}
+			results[i] = res
+			idle <- tp
+		})
+	}
+	p.Wait()
+	stop()
+	// The AfterFunc may be running even though stop returned; the lock
+	// makes it finish before, or skip, touching the flags freed here.
+	mu.Lock()
+	closed = true
+	for _, tp := range all {
+		tp.close()
+	}
+	mu.Unlock()
+	return results
+}
+
+// parseOne reads and extracts one file. broken reports a recovered panic.
+func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) (res parsed, broken bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			res = parsed{problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel,
+				Msg: fmt.Sprintf("internal error while parsing, file skipped: %v", v)}}}
+			broken = true
+		}
+	}()
+	src, err := readListed(root, rel, opt.MaxFileSize)
+	if err != nil {
+		return parsed{problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel, Msg: skipReason(err)}}}, false
+	}
+	syn := extract(tp, src, opt.SkipTests)
+	if syn == nil {
+		if ctx.Err() != nil {
+			return parsed{}, false
+		}
+		return parsed{problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel,
+			Msg: fmt.Sprintf("parsing took longer than %v; file skipped", parseTimeout)}}}, false
+	}
+	sum := sha256.Sum256(src)
+	cat := analyze.Classify(rel)
+	if cat == analyze.CatSource && analyze.IsGeneratedContent(src) {
+		cat = analyze.CatGenerated
+	}
+	res.file = analyze.File{
+		Path: rel, Lang: analyze.LangRust, Category: cat, Size: int64(len(src)),
+		Lines: syn.lines, Hash: hex.EncodeToString(sum[:]), Errors: syn.errors,
+	}
+	res.syn = syn
+	if syn.errors > 0 {
+		res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemSyntax, Path: rel, Line: syn.errLine,
+			Msg: fmt.Sprintf("%d syntax error(s), the first here; declarations outside the broken regions are kept", syn.errors)})
+	}
+	return res, false
+}
+
+func skipReason(err error) string {
+	switch {
+	case errors.Is(err, analyze.ErrBinary):
+		return "binary content; not analysed"
+	case errors.Is(err, analyze.ErrTooLarge):
+		return "larger than the file size limit; not analysed"
+	case errors.Is(err, analyze.ErrOutsideRoot):
+		return "leaves the repository root; not analysed"
+	}
+	return "unreadable: " + err.Error()
+}
