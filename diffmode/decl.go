@@ -28,8 +28,29 @@ func (d *Decl) Qual(lang analyze.Lang) string {
 	return d.Container + "." + d.Name
 }
 
-// key identifies a declaration across the two sides of a diff.
-func (d *Decl) key() string { return d.Container + "\x00" + d.Name }
+// key identifies a declaration across the two sides of a diff: its
+// container, name and class of kind, so that a Rust getter and the field
+// it reads (both UserService.store) stay apart while kinds the loaders
+// and the base scan tell apart differently (a Go struct, a named type)
+// still match.
+func (d *Decl) key() string { return kindClass(d.Kind) + d.Container + "\x00" + d.Name }
+
+func kindClass(k analyze.SymbolKind) string {
+	switch k {
+	case analyze.KindFunc, analyze.KindMethod:
+		return "f:"
+	case analyze.KindConst, analyze.KindVar, analyze.KindStatic:
+		return "v:"
+	case analyze.KindField, analyze.KindVariant:
+		return "x:"
+	case analyze.KindMacro:
+		return "m:"
+	}
+	if k.IsType() || k == analyze.KindAssocType {
+		return "t:"
+	}
+	return "o:"
+}
 
 // HeadDecls are the declarations of a file of the facts, in order.
 func HeadDecls(facts *analyze.Facts, fid analyze.FileID) []Decl {

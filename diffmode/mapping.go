@@ -151,13 +151,19 @@ func (r *Report) mapFile(ctx context.Context, facts *analyze.Facts, f *File, src
 			haveBase = true
 		}
 	}
+	// Impl blocks and modules are never reported, and the loaders name
+	// impl blocks their own way: they take no part in matching.
 	baseKeys := map[string]bool{}
 	for i := range base {
-		baseKeys[base[i].key()] = true
+		if matchable(&base[i]) {
+			baseKeys[base[i].key()] = true
+		}
 	}
 	headKeys := map[string]bool{}
 	for i := range head {
-		headKeys[head[i].key()] = true
+		if matchable(&head[i]) {
+			headKeys[head[i].key()] = true
+		}
 	}
 
 	touched := map[int]int{} // head decl → changed lines
@@ -240,6 +246,8 @@ func (r *Report) mapFile(ctx context.Context, facts *analyze.Facts, f *File, src
 	})
 	r.Changes = append(r.Changes, changes...)
 }
+
+func matchable(d *Decl) bool { return d.Kind != analyze.KindImpl && d.Kind != analyze.KindModule }
 
 func mustFile(facts *analyze.Facts, p string) analyze.FileID {
 	id, _ := facts.FileByPath(p)

@@ -224,7 +224,12 @@ func TestMapRust(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Map(context.Background(), factsOf(map[string]string{"src/store.rs": head}), d, mapSources{"src/store.rs": base})
+	facts := factsOf(map[string]string{"src/store.rs": head})
+	// A field named like the deleted getter (the loader reports fields;
+	// the scan does not) must not hide the deletion.
+	facts.AddSymbol(analyze.Symbol{Name: "orders_of", Container: "Store", Kind: analyze.KindField, File: 0, Start: 1, End: 1, Parent: 0})
+	facts.Normalize()
+	r, err := Map(context.Background(), facts, d, mapSources{"src/store.rs": base})
 	if err != nil {
 		t.Fatal(err)
 	}

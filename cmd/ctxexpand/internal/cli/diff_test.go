@@ -328,3 +328,30 @@ func TestDiffUsageAndEmpty(t *testing.T) {
 		t.Errorf("no change: files %v, stderr %q", r.bundle.Files, r.stderr)
 	}
 }
+
+func TestDiffRust(t *testing.T) {
+	t.Parallel()
+	dir := sampleRepo(t, "rustsvc")
+	edit(t, dir, "src/service.rs", "let normalized = normalize_email(email);", "let normalized = normalize_email(email.trim());")
+	edit(t, dir, "src/service.rs", "\n    /// The underlying store, for inspection.\n    pub fn store(&self) -> &S {\n        &self.store\n    }\n", "\n")
+	r := runDiff(t, dir, "").mustOK(t)
+	want := "modified method UserService::find_by_email (src/service.rs:61-72)\n" +
+		"deleted method UserService::store (was src/service.rs:129-132)\n"
+	if got := r.extra("changes"); got != want {
+		t.Errorf("changes extra = %q, want %q", got, want)
+	}
+	if r.rank("src/service.rs") != 1 {
+		t.Errorf("src/service.rs ranks %d, want 1", r.rank("src/service.rs"))
+	}
+	for p, within := range map[string]int{
+		"src/main.rs":           4, // App::execute calls it
+		"tests/service_test.rs": 8, // its integration test
+	} {
+		if got := r.rank(p); got == 0 || got > within {
+			t.Errorf("%s ranks %d, want 1..%d", p, got, within)
+		}
+	}
+	if !slices.Contains(r.bundle.Notes, "deleted method UserService::store (was src/service.rs:129-132)") {
+		t.Errorf("notes = %q", r.bundle.Notes)
+	}
+}
