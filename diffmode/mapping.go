@@ -119,6 +119,9 @@ func (r *Report) mapFile(ctx context.Context, facts *analyze.Facts, f *File, src
 		r.notef("binary file %s %s; its content is not shown", f.Path(), f.Status)
 		return
 	}
+	if f.Status == Renamed || f.Status == Copied {
+		r.notef("%s", f.Title())
+	}
 	if f.ModeChanged() {
 		r.notef("mode of %s changed from %s to %s", f.Path(), f.OldMode, f.NewMode)
 	}

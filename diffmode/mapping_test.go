@@ -181,6 +181,7 @@ func TestMap(t *testing.T) {
 			base: mapSources{"svc/old.go": "package svc\n\nfunc Old() {}\n", "svc/r1.go": "package svc\n\nfunc R() {}\n", "gen/x.go": "package a\n"},
 			want: []string{"deleted func Old (was svc/old.go:3-3) lines 1", "renamed svc/r1.go → svc/r2.go lines 0"},
 			notes: []string{
+				"svc/r1.go → svc/r2.go (renamed, 100% similar)",
 				"binary file logo.png modified; its content is not shown",
 				"submodule lib moved from 1111111 to 2222222; its content is not reviewed",
 				"mode of run.sh changed from 100644 to 100755",

@@ -211,6 +211,9 @@ func TestDiffRenameAndBinary(t *testing.T) {
 	if !strings.Contains(r.stderr, "note: binary file assets/logo.png modified; its content is not shown\n") {
 		t.Errorf("stderr lacks the binary note:\n%s", r.stderr)
 	}
+	if !strings.Contains(r.stderr, "note: internal/service/errors.go → internal/service/errs.go (renamed, 100% similar)\n") {
+		t.Errorf("stderr lacks the rename note:\n%s", r.stderr)
+	}
 	if !strings.Contains(r.extra("changes"), "renamed internal/service/errors.go → internal/service/errs.go\n") {
 		t.Errorf("changes extra = %q", r.extra("changes"))
 	}
