@@ -165,4 +165,3 @@ func parseRange(s string) (start, count int, err error) {
 	}
 	return start, count, nil
 }
-
