@@ -402,3 +402,25 @@ func TestTitleAndStat(t *testing.T) {
 		t.Errorf("Stat = %d, %d", a, r)
 	}
 }
+
+func TestRelative(t *testing.T) {
+	in := "--- a/svc/x.go\n+++ b/svc/x.go\n@@ -1 +1 @@\n-a\n+b\n--- a/other/y.go\n+++ b/other/y.go\n@@ -1 +1 @@\n-a\n+b\n--- /dev/null\n+++ b/svc/new.go\n@@ -0,0 +1 @@\n+n\n"
+	d, err := ParseBytes([]byte(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := d.Relative("svc/"); n != 1 {
+		t.Errorf("dropped %d files, want 1", n)
+	}
+	var got []string
+	for _, f := range d.Files {
+		got = append(got, f.OldPath+"|"+f.NewPath)
+	}
+	if diff := cmp.Diff([]string{"x.go|x.go", "|new.go"}, got); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+	// Already relative: left alone.
+	if n := d.Relative("svc/"); n != 0 || len(d.Files) != 2 {
+		t.Errorf("second Relative dropped %d, kept %d", n, len(d.Files))
+	}
+}

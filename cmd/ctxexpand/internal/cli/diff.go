@@ -44,8 +44,8 @@ deleted ones, read from the base version), and expands from them with the
 impact strategy: callers, implementations, owning types and tests.
 
 The bundle leads with the list of changes and the diff itself (at most 40% of
-the budget; larger diffs lose context lines, then whole hunks, which are
-summarised by line counts), then the changed code, then its context.
+the budget; larger diffs lose context lines, then the diffs of whole files,
+which are summarised by line counts), then the changed code, then its context.
 
 --base compares from where the branch left BASE (the merge base, as
 git diff BASE...HEAD does). Binary files, submodules, mode changes and
@@ -234,7 +234,9 @@ func (o *diffOptions) fromStdin(ctx context.Context, io *IO, g *diffmode.Git, ro
 	if g.Check(ctx) == nil {
 		ch.sources = diffmode.FirstOf(diffmode.BlobSource(g), diffmode.ReverseSource(read))
 		if prefix, err := g.Prefix(ctx); err == nil && prefix != "" {
-			d.Relative(prefix)
+			if n := d.Relative(prefix); n > 0 {
+				ch.notes = append(ch.notes, fmt.Sprintf("%d files of the diff lie outside %s and were left out", n, prefix))
+			}
 		}
 	}
 	if d.CRLF {
