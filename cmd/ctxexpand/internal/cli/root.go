@@ -82,6 +82,7 @@ The query is free text. Inline references pin things explicitly:
 	root.AddCommand(newBenchCmd(io))
 	root.AddCommand(newConfigCmd(io))
 	root.AddCommand(newMCPCmd(io))
+	root.AddCommand(newDiffCmd(io))
 	return root
 }
 

@@ -38,6 +38,9 @@ type Request struct {
 	// (diff hunks).
 	Explicit []expand.Explicit
 	Extras   []Extra
+	// Notes from the caller (what diff mode skipped or found deleted),
+	// shown before the run's own on stderr and in the bundle.
+	Notes []string
 
 	// Truncation ("signature-first" or "bookend"), TokenMargin (a factor
 	// for model families whose tokenizer is not public) and ContextLines
@@ -134,6 +137,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 		return nil, err
 	}
 	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
+	out.Notes = append(out.Notes, req.Notes...)
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
 	if req.Budget > 0 {
