@@ -18,6 +18,10 @@ type Engine struct {
 	Graph *graph.Graph
 	Index *rank.Index
 	Names *rank.Names
+	// Prior is the per-file version-control prior (by FileID, 0..1) and
+	// PriorDetail its wording; both optional (see rank.CombineOptions).
+	Prior       []float64
+	PriorDetail func(analyze.FileID) string
 }
 
 // NewEngine builds the graph, the lexical index and the name index over
@@ -139,6 +143,8 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		Weights:      opt.Weights,
 		IncludeTests: plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug),
 		Display:      displayTerms(plan),
+		Prior:        e.Prior,
+		PriorDetail:  e.PriorDetail,
 	})
 	res.Considered = len(ranked)
 	for _, fr := range ranked {

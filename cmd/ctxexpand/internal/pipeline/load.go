@@ -12,6 +12,9 @@ import (
 
 // LoadOptions configures Load.
 type LoadOptions struct {
+	// NoHistory leaves version-control history out of the ranking (for
+	// tests over trees inside another repository, whose history moves).
+	NoHistory bool
 	SkipTests bool
 	// Ignore is asked about every repository path before it is analysed.
 	Ignore func(rel string, isDir bool) bool

@@ -9,6 +9,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/githistory"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/query/ollama"
 	"github.com/ctxexpand/ctxexpand/rank"
@@ -77,17 +78,37 @@ type Session struct {
 // Open loads and indexes the repository at root.
 func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 	start := time.Now()
+	hist := make(chan *githistory.Stats, 1)
+	go func() {
+		if opt.NoHistory {
+			hist <- nil
+			return
+		}
+		st, _ := githistory.Load(ctx, root, githistory.Options{})
+		hist <- st
+	}()
 	facts, err := Load(ctx, root, opt)
 	if err != nil {
+		<-hist
 		return nil, err
 	}
 	cache := newContentCache(facts)
 	eng, err := expand.NewEngine(ctx, facts, cache)
 	if err != nil {
+		<-hist
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("the time limit passed while indexing %s; raise --timeout", root)
 		}
 		return nil, err
+	}
+	if st := <-hist; st != nil && st.Commits > 0 {
+		eng.Prior = make([]float64, len(facts.Files))
+		for i, f := range facts.Files {
+			eng.Prior[i] = st.Prior(f.Path)
+		}
+		eng.PriorDetail = func(f analyze.FileID) string {
+			return fmt.Sprintf("changed in %d of the last %d commits", st.Touches[facts.Files[f].Path], st.Commits)
+		}
 	}
 	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore}, nil
 }
