@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -72,6 +74,8 @@ type Session struct {
 	// ignore is LoadOptions.Ignore, kept so that @reference searches
 	// skip what loading skipped.
 	ignore func(rel string, isDir bool) bool
+	// log is LoadOptions.Logger (log.go), for the phases of queries.
+	log *slog.Logger
 }
 
 // Open loads and indexes the repository at root.
@@ -82,6 +86,7 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 		return nil, err
 	}
 	cache := newContentCache(facts)
+	indexStart := time.Now()
 	eng, err := expand.NewEngine(ctx, facts, cache)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -89,7 +94,8 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 		}
 		return nil, err
 	}
-	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore}, nil
+	logPhase(ctx, opt.Logger, "index", indexStart, "nodes", eng.Graph.NumNodes(), "graph_edges", eng.Graph.NumEdges())
+	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger}, nil
 }
 
 // Output is the result of one query.
@@ -126,6 +132,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	}
 	rr := s.resolveRefs(ctx, plan, req)
 	explicit := append(append([]expand.Explicit(nil), req.Explicit...), rr.explicit...)
+	expandStart := time.Now()
 	res, err := s.Engine.Expand(ctx, plan, explicit, expand.Options{
 		Strategy: req.Strategy,
 		Depth:    req.Depth,
@@ -136,15 +143,18 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	logPhase(ctx, s.log, "expand", expandStart, "strategies", strings.Join(res.Strategies, "+"), "depth", res.Depth, "seeds", len(res.Seeds), "considered", res.Considered, "ranked", len(res.Files))
 	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
 	out.Notes = append(out.Notes, req.Notes...)
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
 	if req.Budget > 0 {
+		bundleStart := time.Now()
 		b, err := s.assemble(ctx, out, req)
 		if err != nil {
 			return nil, err
 		}
+		logPhase(ctx, s.log, "bundle", bundleStart, "format", req.Format, "tokens", b.TotalTokens, "budget", b.Budget, "files", len(b.Files))
 		out.Bundle = b.Output
 		out.BundleResult = b
 	}
