@@ -33,12 +33,11 @@ func styleOf(k graph.Kind) edgeStyle {
 	return edgeStyle{word: k.String(), color: "#6b6b6b"}
 }
 
-// style is the style of an edge with several kinds: that of its
-// strongest kind, in the order calls, implements, tests, embeds, uses,
-// macro, field, method of, contains.
+// style is the style of an edge with several kinds: that of its most
+// telling kind that its label shows (see kindOrder and Label).
 func (e *Edge) style() edgeStyle {
-	for _, k := range []graph.Kind{graph.Calls, graph.Implements, graph.Tests, graph.Embeds, graph.References, graph.Macro, graph.Field, graph.MethodOf, graph.Contains} {
-		if containsKind(e.Kinds, k) {
+	for _, k := range kindOrder {
+		if containsKind(e.Kinds, k) && !e.implied(k) {
 			return styleOf(k)
 		}
 	}

@@ -134,7 +134,7 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 		return o.writeEmpty(io, ch)
 	}
 
-	s, err := pipeline.Open(ctx, ch.loadRoot, pipeline.LoadOptions{})
+	s, err := pipeline.Open(ctx, ch.loadRoot, pipeline.LoadOptions{Logger: io.Log})
 	if err != nil {
 		return err
 	}
