@@ -15,6 +15,10 @@ import (
 	"github.com/ctxexpand/ctxexpand/expand"
 )
 
+// openSession loads the repository for the graph command; tests share
+// one load between runs through it.
+var openSession = pipeline.Open
+
 // graphFormats are the values of the graph command's --format.
 var graphFormats = []string{"dot", "mermaid", "svg"}
 
@@ -131,7 +135,7 @@ func (o *graphOptions) run(ctx context.Context, io *IO) error {
 		defer cancel()
 	}
 	load.Logger = io.Log
-	s, err := pipeline.Open(ctx, root, load)
+	s, err := openSession(ctx, root, load)
 	if err != nil {
 		return err
 	}

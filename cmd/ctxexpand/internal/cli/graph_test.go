@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"errors"
 	"flag"
@@ -12,9 +13,24 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files (graph pictures)")
+
+var graphSessions = pipeline.NewSessionCache(2)
+
+// sharedSessions lets the graph tests load each sample once (a load of
+// gosvc takes seconds under -race); the golden files, written by other
+// processes, still check that separate loads draw the same picture.
+func sharedSessions(t *testing.T) {
+	saved := openSession
+	openSession = func(ctx context.Context, root string, _ pipeline.LoadOptions) (*pipeline.Session, error) {
+		return graphSessions.Get(ctx, root)
+	}
+	t.Cleanup(func() { openSession = saved })
+}
 
 // gosvc is the Go sample repository.
 var gosvc = filepath.Join("..", "..", "..", "..", "testdata", "gosvc")
@@ -43,6 +59,7 @@ func golden(t *testing.T, path string, got []byte) {
 // TestGraphGolden draws the sample service's picture for one query in
 // every format. The SVG is the picture the README shows.
 func TestGraphGolden(t *testing.T) {
+	sharedSessions(t)
 	const query = "fix UserService.find_by_email"
 	tests := []struct {
 		format, path string
@@ -112,6 +129,7 @@ func checkSVG(t *testing.T, doc string) {
 }
 
 func TestGraphDeterministic(t *testing.T) {
+	sharedSessions(t)
 	var outs []string
 	for range 2 {
 		code, out, errs := run(t, "graph", "--root", gosvc, "--format", "dot", "--max-nodes", "12", "how does login issue a token")
@@ -147,6 +165,7 @@ func TestGraphUsage(t *testing.T) {
 }
 
 func TestGraphOutputFile(t *testing.T) {
+	sharedSessions(t)
 	out := filepath.Join(t.TempDir(), "g.mmd")
 	code, stdout, errs := run(t, "graph", "--root", gosvc, "--format", "mermaid", "-o", out, "-q", "Handlers.Login")
 	if code != ExitOK || stdout != "" {
