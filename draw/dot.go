@@ -59,7 +59,7 @@ func WriteDOT(w io.Writer, pic *Picture) error {
 func dotQuote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
-	for _, r := range s {
+	for _, r := range printable(s) {
 		switch r {
 		case '"':
 			b.WriteString(`\"`)
@@ -67,7 +67,7 @@ func dotQuote(s string) string {
 			b.WriteString(`\\`)
 		case '\n':
 			b.WriteString(`\n`)
-		case '\r', '\t':
+		case '\t':
 			b.WriteByte(' ')
 		default:
 			b.WriteRune(r)
@@ -77,8 +77,20 @@ func dotQuote(s string) string {
 	return b.String()
 }
 
-// oneLine folds a title to a single line for a comment.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine folds a title to a single line for a comment, without
+// control characters.
+func oneLine(s string) string { return strings.Join(strings.Fields(printable(s)), " ") }
+
+// printable drops the control characters other than line breaks and
+// tabs, and replaces invalid UTF-8, so that no writer passes them on.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
 
 // tooltip is where a node is declared and why it is drawn.
 func (n *Node) tooltip() string {

@@ -217,3 +217,16 @@ func FuzzWriters(f *testing.F) {
 		checkWriters(t, pic)
 	})
 }
+
+func TestControlCharactersDropped(t *testing.T) {
+	in := "a\x01b\x7fc\r\xffd"
+	if got, want := dotQuote(in), "\"abc\uFFFDd\""; got != want {
+		t.Errorf("dotQuote = %q, want %q", got, want)
+	}
+	if got, want := mermaidText(in), "abc\uFFFDd"; got != want {
+		t.Errorf("mermaidText = %q, want %q", got, want)
+	}
+	if got, want := oneLine("x\x02 \n y"), "x y"; got != want {
+		t.Errorf("oneLine = %q, want %q", got, want)
+	}
+}

@@ -152,6 +152,7 @@ func (o *graphOptions) run(ctx context.Context, io *IO) error {
 	if err != nil {
 		return err
 	}
+	start := time.Now()
 	pic := draw.Build(s.Engine.Graph, out.Result, draw.Options{MaxNodes: o.Nodes, MaxFiles: o.Files})
 	if !o.Quiet {
 		out.WriteNotes(io.Err)
@@ -170,6 +171,10 @@ func (o *graphOptions) run(ctx context.Context, io *IO) error {
 	}
 	if err != nil {
 		return err
+	}
+	if io.Log != nil {
+		io.Log.Info("drew", "phase", "draw", "took", time.Since(start).Round(time.Microsecond), "format", o.Format,
+			"nodes", len(pic.Nodes), "seeds", pic.Seeds(), "edges", len(pic.Edges), "hidden_edges", pic.HiddenEdges, "packages", len(pic.Clusters))
 	}
 	if o.Output != "" {
 		if err := os.WriteFile(o.Output, b.Bytes(), 0o644); err != nil {
