@@ -72,6 +72,7 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Model, "ollama-model", "", "model for --planner ollama (default $OLLAMA_MODEL)")
 	f.StringVar(&o.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any); flags override it")
 	o.changed = f.Changed
+	registerCompletions(cmd, map[string][]string{"format": bundleFormats, "tokenizer": tokenizers, "truncation": truncations, "planner": planners})
 }
 
 func (o *expandOptions) validate() error {
@@ -144,6 +145,7 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
+	load.Logger = io.Log
 	out, err := pipeline.Run(ctx, pipeline.Request{
 		Root:         root,
 		Query:        o.Query,

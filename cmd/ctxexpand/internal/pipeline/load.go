@@ -3,7 +3,9 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/golang"
@@ -27,6 +29,9 @@ type LoadOptions struct {
 	// AllowNetwork lets the Go loader download missing modules.
 	AllowNetwork bool
 	Logf         func(format string, args ...any)
+	// Logger, when set, receives the structured log of the run (log.go);
+	// the Go loader's lines go to it when Logf is nil.
+	Logger *slog.Logger
 }
 
 // loader is a language loader as the pipeline sees it.
@@ -37,7 +42,7 @@ type loader struct {
 
 var loaders = []loader{
 	{analyze.LangGo, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
-		return golang.Load(ctx, root, golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork, Logf: opt.Logf})
+		return golang.Load(ctx, root, golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork, Logf: loaderLogf(opt, analyze.LangGo)})
 	}},
 	{analyze.LangRust, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
 		return rust.Load(ctx, root, rust.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore})
@@ -49,6 +54,7 @@ var loaders = []loader{
 // recorded as a problem and the other languages still load. A repository
 // with neither Go nor Rust files gives empty facts and a problem saying so.
 func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
+	loadStart := time.Now()
 	files, probs, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{Ignore: opt.Ignore})
 	if err != nil && len(files) == 0 {
 		return nil, fmt.Errorf("reading %s: %w", root, err)
@@ -74,7 +80,9 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			start := time.Now()
 			results[i], errs[i] = l.load(ctx, root, opt)
+			logPhase(ctx, opt.Logger, "load", start, append([]any{"lang", l.lang.String()}, factsAttrs(results[i])...)...)
 		}()
 	}
 	wg.Wait()
@@ -91,6 +99,7 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 	}
 	applyIgnoreRules(merged, opt)
 	merged.Normalize()
+	logPhase(ctx, opt.Logger, "load", loadStart, append([]any{"lang", "all"}, factsAttrs(merged)...)...)
 	return merged, nil
 }
 

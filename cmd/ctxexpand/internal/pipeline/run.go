@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -73,6 +75,8 @@ type Session struct {
 	// ignore is LoadOptions.Ignore, kept so that @reference searches
 	// skip what loading skipped.
 	ignore func(rel string, isDir bool) bool
+	// log is LoadOptions.Logger (log.go), for the phases of queries.
+	log *slog.Logger
 }
 
 // Open loads and indexes the repository at root.
@@ -93,6 +97,7 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 		return nil, err
 	}
 	cache := newContentCache(facts)
+	indexStart := time.Now()
 	eng, err := expand.NewEngine(ctx, facts, cache)
 	if err != nil {
 		<-hist
@@ -110,7 +115,8 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 			return fmt.Sprintf("changed in %d of the last %d commits", st.Touches[facts.Files[f].Path], st.Commits)
 		}
 	}
-	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore}, nil
+	logPhase(ctx, opt.Logger, "index", indexStart, "nodes", eng.Graph.NumNodes(), "graph_edges", eng.Graph.NumEdges())
+	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger}, nil
 }
 
 // Output is the result of one query.
@@ -147,6 +153,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	}
 	rr := s.resolveRefs(ctx, plan, req)
 	explicit := append(append([]expand.Explicit(nil), req.Explicit...), rr.explicit...)
+	expandStart := time.Now()
 	res, err := s.Engine.Expand(ctx, plan, explicit, expand.Options{
 		Strategy: req.Strategy,
 		Depth:    req.Depth,
@@ -157,15 +164,18 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	logPhase(ctx, s.log, "expand", expandStart, "strategies", strings.Join(res.Strategies, "+"), "depth", res.Depth, "seeds", len(res.Seeds), "considered", res.Considered, "ranked", len(res.Files))
 	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
 	out.Notes = append(out.Notes, req.Notes...)
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
 	if req.Budget > 0 {
+		bundleStart := time.Now()
 		b, err := s.assemble(ctx, out, req)
 		if err != nil {
 			return nil, err
 		}
+		logPhase(ctx, s.log, "bundle", bundleStart, "format", req.Format, "tokens", b.TotalTokens, "budget", b.Budget, "files", len(b.Files))
 		out.Bundle = b.Output
 		out.BundleResult = b
 	}
