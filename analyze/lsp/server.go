@@ -130,7 +130,7 @@ func lookCommand(name string) (string, error) {
 	if strings.ContainsRune(name, filepath.Separator) {
 		return "", fmt.Errorf("%s: not found or not executable", name)
 	}
-	for _, dir := range goBinDirs() {
+	for _, dir := range append(goBinDirs(), goEnvBinDirs()...) {
 		p := filepath.Join(dir, name)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
 			return p, nil
@@ -155,6 +155,35 @@ func goBinDirs() []string {
 	for _, p := range filepath.SplitList(gopath) {
 		if p != "" {
 			dirs = append(dirs, filepath.Join(p, "bin"))
+		}
+	}
+	return dirs
+}
+
+// goEnvBinDirs asks the go command, when there is one, where go install
+// writes (GOBIN, GOPATH/bin), for settings made with go env -w.
+func goEnvBinDirs() []string {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, goCmd, "env", "GOBIN", "GOPATH").Output()
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	for i, l := range strings.Split(string(out), "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "":
+		case i == 0:
+			dirs = append(dirs, l)
+		default:
+			for _, p := range filepath.SplitList(l) {
+				dirs = append(dirs, filepath.Join(p, "bin"))
+			}
 		}
 	}
 	return dirs
