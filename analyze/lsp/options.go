@@ -109,30 +109,32 @@ func CommandLang(argv []string) analyze.Lang {
 
 // ParseCommand splits a --lsp-cmd value into a program and arguments on
 // white space; single or double quotes keep an argument with spaces whole.
+// Bytes are kept as they are, valid UTF-8 or not.
 func ParseCommand(s string) ([]string, error) {
 	var out []string
-	var cur strings.Builder
+	var cur []byte
 	inWord := false
-	var quote rune
-	for _, r := range s {
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
 		case quote != 0:
-			if r == quote {
+			if c == quote {
 				quote = 0
 			} else {
-				cur.WriteRune(r)
+				cur = append(cur, c)
 			}
-		case r == '\'' || r == '"':
-			quote = r
+		case c == '\'' || c == '"':
+			quote = c
 			inWord = true
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
+				out = append(out, string(cur))
+				cur = cur[:0]
 				inWord = false
 			}
 		default:
-			cur.WriteRune(r)
+			cur = append(cur, c)
 			inWord = true
 		}
 	}
@@ -140,7 +142,7 @@ func ParseCommand(s string) ([]string, error) {
 		return nil, fmt.Errorf("%w: unclosed %c quote in %q", ErrBadCommand, quote, s)
 	}
 	if inWord {
-		out = append(out, cur.String())
+		out = append(out, string(cur))
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: it is empty; give a program such as gopls", ErrBadCommand)

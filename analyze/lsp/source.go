@@ -230,7 +230,7 @@ var rustKeywords = map[string]analyze.SymbolKind{
 // rustKeywordKind is the kind the last item keyword before the name in a
 // Rust header declares ("pub const fn" declares a fn), or KindUnknown.
 func rustKeywordKind(head, name string) analyze.SymbolKind {
-	if i := indexWord(head, name); i >= 0 {
+	if i := indexWord(head, name); i > 0 {
 		head = head[:i]
 	}
 	kind := analyze.KindUnknown
