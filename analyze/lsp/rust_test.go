@@ -174,8 +174,8 @@ func rustScript(t *testing.T, root string) string {
 		"textDocument/references": {
 			{at(10, 11), []Location{loc(5, 36), loc(15, 14), loc(19, 39), loc(31, 51)}}, // User
 			{at(14, 11), []Location{loc(18, 15), loc(24, 5), loc(26, 8), loc(41, 24)}},  // MemoryStore
-			{at(3, 10), []Location{loc(18, 5), loc(31, 19)}},                           // Store
-			{at(5, 7), []Location{loc(32, 6)}},                                         // Store::find
+			{at(3, 10), []Location{loc(18, 5), loc(31, 19)}},                            // Store
+			{at(5, 7), []Location{loc(32, 6)}},                                          // Store::find
 		},
 	}
 	data, err := json.Marshal(script)
