@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxexpand/ctxexpand/analyze/lsp"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
@@ -34,10 +35,12 @@ type expandOptions struct {
 	Planner   string
 	Ollama    string
 	Model     string
+	Backend   string
+	LSPCmd    string
 }
 
 func newExpandOptions() *expandOptions {
-	return &expandOptions{Budget: 16000, MaxFiles: 30, Strategy: "auto", Format: "markdown", Tokenizer: "o200k"}
+	return &expandOptions{Budget: 16000, MaxFiles: 30, Strategy: "auto", Format: "markdown", Tokenizer: "o200k", Backend: pipeline.BackendBuiltin}
 }
 
 func (o *expandOptions) addFlags(cmd *cobra.Command) {
@@ -59,6 +62,8 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Planner, "planner", "heuristic", "query planner: heuristic, or ollama (a local model; falls back to heuristic)")
 	f.StringVar(&o.Ollama, "ollama-host", "", "Ollama server for --planner ollama (default $OLLAMA_HOST or http://localhost:11434)")
 	f.StringVar(&o.Model, "ollama-model", "", "model for --planner ollama (default $OLLAMA_MODEL)")
+	f.StringVar(&o.Backend, "backend", o.Backend, "analysis: builtin, or lsp (a language server; falls back to builtin if it fails)")
+	f.StringVar(&o.LSPCmd, "lsp-cmd", "", `language server command for --backend lsp (default "gopls" for Go, "rust-analyzer" for Rust)`)
 }
 
 func (o *expandOptions) validate() error {
@@ -83,6 +88,19 @@ func (o *expandOptions) validate() error {
 	case "heuristic", "ollama":
 	default:
 		return usagef("--planner must be heuristic or ollama, got %q", o.Planner)
+	}
+	switch o.Backend {
+	case pipeline.BackendBuiltin, pipeline.BackendLSP:
+	default:
+		return usagef("--backend must be builtin or lsp, got %q", o.Backend)
+	}
+	if o.LSPCmd != "" {
+		if o.Backend != pipeline.BackendLSP {
+			return usagef("--lsp-cmd needs --backend lsp")
+		}
+		if _, err := lsp.ParseCommand(o.LSPCmd); err != nil {
+			return usagef("--lsp-cmd: %v", err)
+		}
 	}
 	if strings.TrimSpace(o.Query) == "" {
 		return usageError{errNoQuery}
@@ -141,6 +159,8 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		Planner:     o.Planner,
 		OllamaHost:  o.Ollama,
 		OllamaModel: o.Model,
+		Backend:     o.Backend,
+		LSPCmd:      o.LSPCmd,
 	})
 	if err != nil {
 		return err

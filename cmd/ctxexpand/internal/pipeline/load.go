@@ -17,6 +17,14 @@ type LoadOptions struct {
 	// AllowNetwork lets the Go loader download missing modules.
 	AllowNetwork bool
 	Logf         func(format string, args ...any)
+
+	// Backend is BackendBuiltin (the default when empty) or BackendLSP:
+	// ask a language server first and fall back to the built-in analysis,
+	// with a problem saying why, when it fails.
+	Backend string
+	// LSPCmd is the language server's command line for BackendLSP; empty
+	// means gopls for Go and rust-analyzer for Rust.
+	LSPCmd string
 }
 
 // loader is a language loader as the pipeline sees it.
@@ -36,6 +44,9 @@ var loaders = []loader{
 // recorded as a problem and the other languages still load. A repository
 // with neither Go nor Rust files gives empty facts and a problem saying so.
 func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
+	if err := opt.checkBackend(); err != nil {
+		return nil, err
+	}
 	files, probs, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{Ignore: opt.Ignore})
 	if err != nil && len(files) == 0 {
 		return nil, fmt.Errorf("reading %s: %w", root, err)
@@ -60,7 +71,7 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = l.load(ctx, root, opt)
+			results[i], errs[i] = loadLang(ctx, l, root, opt)
 		}()
 	}
 	wg.Wait()

@@ -37,6 +37,10 @@ type Request struct {
 	// (diff hunks).
 	Explicit []expand.Explicit
 	Extras   []Extra
+
+	// Backend and LSPCmd choose the analysis, as in LoadOptions.
+	Backend string
+	LSPCmd  string
 }
 
 // Session is a loaded repository that answers queries.
@@ -92,7 +96,7 @@ type Output struct {
 
 // Run loads the repository and answers one query.
 func Run(ctx context.Context, req Request) (*Output, error) {
-	s, err := Open(ctx, req.Root, LoadOptions{SkipTests: false})
+	s, err := Open(ctx, req.Root, LoadOptions{SkipTests: false, Backend: req.Backend, LSPCmd: req.LSPCmd})
 	if err != nil {
 		return nil, err
 	}
