@@ -221,7 +221,21 @@ func (c *conn) send(m *message) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	return writeMessage(c.w, body)
+	if d, ok := c.w.(writeDeadliner); ok {
+		// A server that stops reading must not block a writer for ever.
+		d.SetWriteDeadline(time.Now().Add(c.msgTimeout))
+	}
+	if err := writeMessage(c.w, body); err != nil {
+		if isTimeout(err) {
+			err = fmt.Errorf("%w: the server stopped reading its input", ErrTimeout)
+		}
+		return err
+	}
+	return nil
+}
+
+type writeDeadliner interface {
+	SetWriteDeadline(t time.Time) error
 }
 
 // Notify sends a notification.
