@@ -47,28 +47,38 @@ func BenchmarkLoadGopls(b *testing.B) {
 	for _, e := range fs.Edges {
 		have[edgeKey(fs, e)] = true
 	}
-	var total, found, calls, callsFound int
+	var total, found, calls, callsFound, exact, exactFound, exactCalls, exactCallsFound int
 	for _, e := range ref.Edges {
-		total++
 		ok := have[edgeKey(ref, e)]
-		if ok {
-			found++
+		count := func(n, f *int) {
+			*n++
+			if ok {
+				*f++
+			}
+		}
+		count(&total, &found)
+		if e.Exact {
+			count(&exact, &exactFound)
 		}
 		if e.Kind == analyze.EdgeCalls {
-			calls++
-			if ok {
-				callsFound++
+			count(&calls, &callsFound)
+			if e.Exact {
+				count(&exactCalls, &exactCallsFound)
 			}
 		}
 	}
+	pct := func(f, n int) float64 {
+		if n == 0 {
+			return 0
+		}
+		return 100 * float64(f) / float64(n)
+	}
+	b.ReportMetric(pct(found, total), "%builtin-edges-found")
+	b.ReportMetric(pct(callsFound, calls), "%builtin-calls-found")
+	b.ReportMetric(pct(exactFound, exact), "%exact-builtin-edges-found")
+	b.ReportMetric(pct(exactCallsFound, exactCalls), "%exact-builtin-calls-found")
 	b.ReportMetric(float64(len(fs.Files)), "files")
 	b.ReportMetric(float64(len(fs.Symbols)), "symbols")
 	b.ReportMetric(float64(len(fs.Edges)), "edges")
 	b.ReportMetric(float64(len(ref.Edges)), "builtin-edges")
-	if total > 0 {
-		b.ReportMetric(100*float64(found)/float64(total), "%builtin-edges-found")
-	}
-	if calls > 0 {
-		b.ReportMetric(100*float64(callsFound)/float64(calls), "%builtin-calls-found")
-	}
 }

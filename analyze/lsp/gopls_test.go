@@ -260,3 +260,47 @@ func TestGoplsMatchesBuiltin(t *testing.T) {
 		t.Errorf("gopls found %d of the built-in loader's %d edges, want at least 95%%", allFound, all)
 	}
 }
+
+// TestGoplsNestedModule: a module inside the repository, outside the root
+// module, is loaded as a module of its own (the loader passes it as a
+// workspace folder; gopls 0.15 and later also find it for open files), so
+// calls across its packages resolve.
+func TestGoplsNestedModule(t *testing.T) {
+	path, err := lookCommand("gopls")
+	if err != nil {
+		t.Skipf("gopls is not installed (%v)", err)
+	}
+	root := writeTree(t, map[string]string{
+		"go.mod":               "module example.com/top\n\ngo 1.22\n",
+		"top.go":               "package top\n\n// Top is the root module's function.\nfunc Top() int { return 1 }\n",
+		"tools/gen/go.mod":     "module example.com/gen\n\ngo 1.22\n",
+		"tools/gen/main.go":    "package main\n\nimport \"example.com/gen/lib\"\n\nfunc main() { lib.Render() }\n",
+		"tools/gen/lib/lib.go": "package lib\n\n// Render renders.\nfunc Render() string { return helper() }\n\nfunc helper() string { return \"x\" }\n",
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	fs, err := Load(ctx, root, Options{Command: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range fs.Edges {
+		if e.Kind == analyze.EdgeCalls {
+			got = append(got, edgeKey(fs, e))
+		}
+	}
+	want := []string{
+		"tools/gen/lib/lib.go:Render -calls-> tools/gen/lib/lib.go:helper",
+		"tools/gen/main.go:main -calls-> tools/gen/lib/lib.go:Render",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	var pkgs []string
+	for _, f := range fs.Files {
+		pkgs = append(pkgs, f.Path+" "+f.Package)
+	}
+	if diff := cmp.Diff([]string{"tools/gen/lib/lib.go example.com/gen/lib", "tools/gen/main.go example.com/gen", "top.go example.com/top"}, pkgs); diff != "" {
+		t.Errorf("packages (-want +got):\n%s", diff)
+	}
+}

@@ -73,6 +73,7 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 	srv, err := startServer(ctx, startConfig{
 		argv:     argv,
 		root:     abs,
+		folders:  l.folders(),
 		env:      opt.serverEnv(l.lang),
 		settings: serverSettings(l.lang),
 		timeout:  opt.startTimeout(),
@@ -297,6 +298,21 @@ func (l *loader) open() {
 			return // the requests that follow report the broken connection
 		}
 	}
+}
+
+// folders are the workspace folders besides the root: every Go module
+// found above a listed file. gopls loads only the module of each folder
+// (or its go.work), and would treat the files of nested modules as loose
+// files without them.
+func (l *loader) folders() []string {
+	var out []string
+	for dir, mod := range l.modules {
+		if l.lang == analyze.LangGo && mod != "" && dir != "." {
+			out = append(out, filepath.Join(l.root, filepath.FromSlash(dir)))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // finish records what the limits cut off and puts the facts in order.

@@ -29,7 +29,8 @@ type server struct {
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error
 
-	settings any // answered to workspace/configuration
+	settings any                 // answered to workspace/configuration
+	folders  []map[string]string // answered to workspace/workspaceFolders
 
 	statusMu  sync.Mutex
 	quiescent chan struct{} // closed on the first quiescent serverStatus
@@ -43,6 +44,7 @@ type server struct {
 type startConfig struct {
 	argv     []string
 	root     string   // absolute workspace root
+	folders  []string // further workspace folders (nested Go modules), absolute
 	env      []string // extra environment, appended to os.Environ()
 	settings any      // initializationOptions and workspace/configuration answer
 	timeout  time.Duration
@@ -192,14 +194,18 @@ func goEnvBinDirs() []string {
 // initialize runs the handshake: initialize, then initialized.
 func (s *server) initialize(ctx context.Context, cfg startConfig) error {
 	uri := fileURI(cfg.root)
+	s.folders = []map[string]string{{"uri": uri, "name": filepath.Base(cfg.root)}}
+	for _, f := range cfg.folders {
+		if f != cfg.root {
+			s.folders = append(s.folders, map[string]string{"uri": fileURI(f), "name": filepath.Base(f)})
+		}
+	}
 	params := map[string]any{
-		"processId":  os.Getpid(),
-		"clientInfo": map[string]string{"name": "ctxexpand"},
-		"rootUri":    uri,
-		"rootPath":   cfg.root,
-		"workspaceFolders": []map[string]string{
-			{"uri": uri, "name": filepath.Base(cfg.root)},
-		},
+		"processId":        os.Getpid(),
+		"clientInfo":       map[string]string{"name": "ctxexpand"},
+		"rootUri":          uri,
+		"rootPath":         cfg.root,
+		"workspaceFolders": s.folders,
 		"capabilities": map[string]any{
 			"workspace": map[string]any{
 				"workspaceFolders": true,
@@ -243,6 +249,8 @@ func (s *server) handle(method string, params json.RawMessage) (any, error) {
 			out[i] = s.settings
 		}
 		return out, nil
+	case "workspace/workspaceFolders":
+		return s.folders, nil
 	case "experimental/serverStatus":
 		var p struct {
 			Quiescent bool `json:"quiescent"`

@@ -145,6 +145,10 @@ func (l *loader) goSymbol(s *analyze.Symbol, info *symInfo, ds *DocumentSymbol, 
 			s.Kind = analyze.KindTypeAlias
 		}
 	}
+	if s.Kind == analyze.KindVar || s.Kind == analyze.KindConst {
+		// The declaring line only: an initializer can run on for pages.
+		head = header(l.files[s.File].lines, s.DeclLine, 0, s.DeclLine)
+	}
 	if s.Kind == analyze.KindField && strings.HasSuffix(head, "`") {
 		if i := strings.LastIndex(head[:len(head)-1], "`"); i > 0 {
 			head = strings.TrimSpace(head[:i]) // the struct tag
