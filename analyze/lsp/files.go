@@ -22,7 +22,6 @@ type fileData struct {
 	abs   string
 	uri   string
 	lines []string
-	src   []byte // until the file has been opened in the server
 }
 
 // readFiles reads the listed files into the facts' file table: size,
@@ -62,7 +61,7 @@ func (l *loader) readFiles(paths []string) {
 			l.facts.Imports = append(l.facts.Imports, im)
 		}
 		abs := filepath.Join(l.root, filepath.FromSlash(rel))
-		l.files = append(l.files, fileData{abs: abs, uri: fileURI(abs), lines: lines, src: src})
+		l.files = append(l.files, fileData{abs: abs, uri: fileURI(abs), lines: lines})
 		l.byURI[l.files[id].uri] = id
 		l.byPath[rel] = id
 	}

@@ -127,6 +127,7 @@ type loader struct {
 
 	decls  map[declKey][]analyze.SymID // symbols by the line of their name
 	byFile [][]analyze.SymID           // symbols of each file, by start line
+	refs   []analyze.Edge              // references edges until addReferences
 }
 
 type declKey struct {
@@ -192,43 +193,112 @@ func (l *loader) ignore(rel string, isDir bool) bool {
 }
 
 // run asks the server for symbols, then edges, and finishes the facts.
+//
+// The edge requests go directory by directory (a Go package, a Rust
+// module): the directory's files are opened in the server, as an editor
+// would, its requests sent, and the files closed again. gopls keeps the
+// packages of open files type-checked between requests; without that it
+// type-checks a package again for nearly every request (a hundred-file
+// repository takes minutes instead of seconds), and with every file open
+// at once its memory grows with the whole repository.
 func (l *loader) run() error {
 	t := time.Now()
 	if err := l.symbols(); err != nil {
 		return err
 	}
-	l.open()
 	l.index()
 	l.opt.logf("lsp: %d symbols in %v", len(l.facts.Symbols), since(t))
+	t = time.Now()
+	before := len(l.facts.Edges)
+	l.owners()
+	l.opt.logf("lsp: owners: %d edges in %v", len(l.facts.Edges)-before, since(t))
 
 	steps := []struct {
 		name string
-		fn   func()
+		fn   func(ids []analyze.SymID)
+		took time.Duration
+		n    int
 	}{
-		{"owners", l.owners},
-		{"calls", l.calls},
-		{"implementations", l.implementations},
-		{"embeds", l.embeds},
-		{"references", l.references},
+		{name: "calls", fn: l.calls},
+		{name: "implementations", fn: l.implementations},
+		{name: "embeds", fn: l.embeds},
+		{name: "references", fn: l.references},
 	}
-	for _, step := range steps {
+	for _, group := range l.groups() {
 		if l.ctx.Err() != nil || l.req.Err() != nil {
 			break
 		}
-		if step.name == "references" && l.opt.NoReferences {
-			continue
+		var ids []analyze.SymID
+		for _, f := range group {
+			ids = append(ids, l.byFile[f]...)
 		}
-		t := time.Now()
-		before := len(l.facts.Edges)
-		step.fn()
-		l.opt.logf("lsp: %s: %d edges in %v", step.name, len(l.facts.Edges)-before, since(t))
+		l.setOpen(group, true)
+		for i := range steps {
+			step := &steps[i]
+			if l.ctx.Err() != nil || l.req.Err() != nil || step.name == "references" && l.opt.NoReferences {
+				continue
+			}
+			t := time.Now()
+			before, refs := len(l.facts.Edges), len(l.refs)
+			step.fn(ids)
+			step.took += time.Since(t)
+			step.n += len(l.facts.Edges) - before + len(l.refs) - refs
+		}
+		l.setOpen(group, false)
+	}
+	for _, step := range steps {
+		l.opt.logf("lsp: %s: %d edges in %v", step.name, step.n, step.took.Round(time.Millisecond))
 	}
 	if err := l.req.Err(); err != nil {
 		return err
 	}
+	l.addReferences()
 	l.testEdges()
 	l.finish()
 	return nil
+}
+
+// groups are the files by directory, in path order.
+func (l *loader) groups() [][]analyze.FileID {
+	var out [][]analyze.FileID
+	last := ""
+	for i := range l.facts.Files {
+		dir := path.Dir(l.facts.Files[i].Path)
+		if len(out) == 0 || dir != last {
+			out = append(out, nil)
+			last = dir
+		}
+		out[len(out)-1] = append(out[len(out)-1], analyze.FileID(i))
+	}
+	return out
+}
+
+// setOpen opens files in the server (didOpen, with their text) or closes
+// them again (didClose). A failure means the connection is gone; the
+// requests that follow report it.
+func (l *loader) setOpen(files []analyze.FileID, open bool) {
+	langID := map[analyze.Lang]string{analyze.LangGo: "go", analyze.LangRust: "rust"}[l.lang]
+	for _, id := range files {
+		f := &l.files[id]
+		var err error
+		if open {
+			var src []byte
+			src, err = os.ReadFile(f.abs)
+			if err != nil {
+				continue // the server reads it from disk, then
+			}
+			err = l.srv.conn.Notify("textDocument/didOpen", map[string]any{
+				"textDocument": map[string]any{"uri": f.uri, "languageId": langID, "version": 1, "text": string(src)},
+			})
+		} else {
+			err = l.srv.conn.Notify("textDocument/didClose", map[string]any{
+				"textDocument": TextDocumentIdentifier{URI: f.uri},
+			})
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // symbols asks for every file's document symbols.
@@ -277,27 +347,6 @@ func (l *loader) symbols() error {
 		}
 	}
 	return nil
-}
-
-// open tells the server that every file is open, as an editor would.
-// gopls keeps the packages of open files type-checked between requests;
-// without this it type-checks a package again for nearly every request,
-// which makes a load of a hundred files take minutes instead of seconds.
-func (l *loader) open() {
-	langID := map[analyze.Lang]string{analyze.LangGo: "go", analyze.LangRust: "rust"}[l.lang]
-	for i := range l.files {
-		f := &l.files[i]
-		if f.src == nil || l.ctx.Err() != nil {
-			continue
-		}
-		err := l.srv.conn.Notify("textDocument/didOpen", map[string]any{
-			"textDocument": map[string]any{"uri": f.uri, "languageId": langID, "version": 1, "text": string(f.src)},
-		})
-		f.src = nil
-		if err != nil {
-			return // the requests that follow report the broken connection
-		}
-	}
 }
 
 // folders are the workspace folders besides the root: every Go module
