@@ -39,7 +39,7 @@ func (l *loader) calls(ids []analyze.SymID) {
 			}
 		}
 		if err != nil {
-			l.req.failed("outgoingCalls", err)
+			l.failed(fns[i], "outgoingCalls", err)
 			return
 		}
 		results[i] = out
@@ -96,12 +96,12 @@ func (l *loader) implementations(ids []analyze.SymID) {
 	l.req.each(l.ctx, len(ifaces), func(i int) {
 		var raw json.RawMessage
 		if err := l.req.call(l.ctx, "textDocument/implementation", l.position(ifaces[i]), &raw); err != nil {
-			l.req.failed("implementation", err)
+			l.failed(ifaces[i], "implementation", err)
 			return
 		}
 		locs, err := decodeLocations(raw)
 		if err != nil {
-			l.req.failed("implementation", err)
+			l.failed(ifaces[i], "implementation", err)
 			return
 		}
 		results[i] = locs
@@ -166,7 +166,7 @@ func (l *loader) embeds(ids []analyze.SymID) {
 		found[i] = analyze.NoSym
 		var raw json.RawMessage
 		if err := l.req.call(l.ctx, "textDocument/definition", l.position(fields[i]), &raw); err != nil {
-			l.req.failed("definition", err)
+			l.failed(fields[i], "definition", err)
 			return
 		}
 		locs, _ := decodeLocations(raw)
@@ -220,7 +220,7 @@ func (l *loader) references(ids []analyze.SymID) {
 	l.req.each(l.ctx, len(targets), func(i int) {
 		p := ReferenceParams{TextDocumentPositionParams: l.position(targets[i])}
 		if err := l.req.call(l.ctx, "textDocument/references", p, &results[i]); err != nil {
-			l.req.failed("references", err)
+			l.failed(targets[i], "references", err)
 		}
 	})
 	for i, to := range targets {

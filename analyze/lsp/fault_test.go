@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // writeTree writes files (path → content) under a new temporary directory.
@@ -142,4 +144,50 @@ func assertGone(t *testing.T, pidFile string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Errorf("server process %d still runs after Load returned", pid)
+}
+
+// TestLoadRequestErrors: requests answered with errors cost their edges,
+// mark the file degraded and say so, but do not fail the load.
+func TestLoadRequestErrors(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"a.go":   "package m\n\n// A does a.\nfunc A() { B() }\n\nfunc B() {}\n",
+	})
+	uri := fileURI(filepath.Join(root, "a.go"))
+	script := `{
+		"textDocument/documentSymbol": [{"match": "a.go", "result": [
+			{"name": "A", "kind": 12, "range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 16}}, "selectionRange": {"start": {"line": 3, "character": 5}, "end": {"line": 3, "character": 6}}},
+			{"name": "B", "kind": 12, "range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 11}}, "selectionRange": {"start": {"line": 5, "character": 5}, "end": {"line": 5, "character": 6}}}
+		]}],
+		"callHierarchy/outgoingCalls": [{"match": "", "error": "no package metadata for file ` + uri + `"}],
+		"textDocument/prepareCallHierarchy": [{"match": "", "error": "no package metadata"}]
+	}`
+	scriptFile := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(scriptFile, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := fakeOptions(t, "script", scriptFile)
+	opt.RequestTimeout = 5 * time.Second
+	fs, err := Load(context.Background(), root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs.Symbols) != 2 || fs.Symbols[0].Start != 3 || fs.Symbols[0].Doc != "A does a." {
+		t.Errorf("symbols %+v: want A (with its doc comment) and B", fs.Symbols)
+	}
+	if !fs.Files[0].Degraded {
+		t.Error("a.go is not marked degraded")
+	}
+	var got []string
+	for _, p := range fs.Problems {
+		got = append(got, p.String())
+	}
+	want := []string{
+		".: load: 2 outgoingCalls requests failed (the first: no package metadata (code -32603)); their edges are missing",
+		"a.go: degraded: lsp.test could not analyse the file (no package metadata (code -32603)); its symbols have few or no edges",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -128,6 +129,9 @@ type loader struct {
 	decls  map[declKey][]analyze.SymID // symbols by the line of their name
 	byFile [][]analyze.SymID           // symbols of each file, by start line
 	refs   []analyze.Edge              // references edges until addReferences
+
+	badMu sync.Mutex
+	bad   map[analyze.FileID]string // files whose requests failed → the first error
 }
 
 type declKey struct {
@@ -189,7 +193,13 @@ func (l *loader) ignore(rel string, isDir bool) bool {
 	if isDir {
 		return l.lang == analyze.LangGo && (name == "vendor" || name == "testdata" || strings.HasPrefix(name, "_"))
 	}
-	return l.opt.SkipTests && analyze.Classify(rel) == analyze.CatTest
+	if !l.opt.SkipTests {
+		return false
+	}
+	if l.lang == analyze.LangGo {
+		return strings.HasSuffix(name, "_test.go") // as the built-in Go loader
+	}
+	return analyze.Classify(rel) == analyze.CatTest
 }
 
 // run asks the server for symbols, then edges, and finishes the facts.
@@ -364,6 +374,22 @@ func (l *loader) folders() []string {
 	return out
 }
 
+// failed records a request about symbol id that failed; the symbol's
+// file will be marked degraded.
+func (l *loader) failed(id analyze.SymID, method string, err error) {
+	if !l.req.failed(method, err) {
+		return
+	}
+	l.badMu.Lock()
+	defer l.badMu.Unlock()
+	if l.bad == nil {
+		l.bad = make(map[analyze.FileID]string)
+	}
+	if f := l.facts.Symbols[id].File; l.bad[f] == "" {
+		l.bad[f] = err.Error()
+	}
+}
+
 // finish records what the limits cut off and puts the facts in order.
 func (l *loader) finish() {
 	if n := l.req.skipped.Load(); n > 0 {
@@ -377,6 +403,10 @@ func (l *loader) finish() {
 	for _, m := range methods {
 		t := l.req.failures[m]
 		l.facts.Problemf(analyze.ProblemLoad, "", 0, "%d %s requests failed (the first: %v); their edges are missing", t.n, m, t.first)
+	}
+	for f, msg := range l.bad {
+		l.facts.Files[f].Degraded = true
+		l.facts.Problemf(analyze.ProblemDegraded, l.facts.Files[f].Path, 0, "%s could not analyse the file (%s); its symbols have few or no edges", l.srv.name, msg)
 	}
 	if n := l.req.timeouts.Load(); n > 0 {
 		l.facts.Problemf(analyze.ProblemLimit, "", 0, "%d requests to %s timed out after %v; their edges are missing", n, l.srv.name, l.opt.requestTimeout())

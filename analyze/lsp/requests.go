@@ -171,9 +171,10 @@ func (r *requester) summary() string {
 // failed records a request that failed without ending the load. Requests
 // not sent (the cap, a cancelled context, a server already given up on)
 // are accounted for elsewhere.
-func (r *requester) failed(method string, err error) {
+// It reports whether the failure was counted.
+func (r *requester) failed(method string, err error) bool {
 	if errors.Is(err, errBudget) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrTimeout) || r.Err() != nil {
-		return
+		return false
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -186,6 +187,7 @@ func (r *requester) failed(method string, err error) {
 		r.failures[method] = t
 	}
 	t.n++
+	return true
 }
 
 // each runs fn for 0 ≤ i < n on the requester's workers and returns when

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -32,7 +33,7 @@ type server struct {
 	settings any                 // answered to workspace/configuration
 	folders  []map[string]string // answered to workspace/workspaceFolders
 
-	statusMu  sync.Mutex
+	sawStatus atomic.Bool   // an experimental/serverStatus arrived
 	quiescent chan struct{} // closed on the first quiescent serverStatus
 	quietOnce sync.Once
 
@@ -103,8 +104,14 @@ func startServer(ctx context.Context, cfg startConfig) (*server, error) {
 	go func() {
 		s.waitErr = cmd.Wait()
 		close(s.exited)
-		// Grandchildren may still hold the pipe; do not wait for them.
-		s.stdout.Close()
+		// The reader sees the end of the output unless a grandchild still
+		// holds the pipe open; do not wait long for that.
+		select {
+		case <-s.conn.done:
+		case <-time.After(time.Second):
+			s.conn.fail(ErrClosed)
+			s.stdout.Close()
+		}
 	}()
 	s.conn = newConn(outR, inW, s.handle)
 	go s.conn.run()
@@ -255,6 +262,7 @@ func (s *server) handle(method string, params json.RawMessage) (any, error) {
 		var p struct {
 			Quiescent bool `json:"quiescent"`
 		}
+		s.sawStatus.Store(true)
 		if json.Unmarshal(params, &p) == nil && p.Quiescent {
 			s.quietOnce.Do(func() { close(s.quiescent) })
 		}
@@ -272,19 +280,30 @@ func (s *server) handle(method string, params json.RawMessage) (any, error) {
 }
 
 // waitQuiescent waits until a server that reports its status (as
-// rust-analyzer does) says it has finished loading, or ctx is done, or
-// the server ends. Servers that never report return after d.
+// rust-analyzer does) says it has finished loading, or ctx is done, or the
+// server ends, or d passes. A server that has sent no status at all
+// within the first ten seconds is taken not to report one.
 func (s *server) waitQuiescent(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-s.quiescent:
-		return true
-	case <-s.conn.done:
-	case <-ctx.Done():
-	case <-t.C:
+	limit := time.NewTimer(d)
+	defer limit.Stop()
+	first := time.NewTimer(min(d, 10*time.Second))
+	defer first.Stop()
+	for {
+		select {
+		case <-s.quiescent:
+			return true
+		case <-first.C:
+			if !s.sawStatus.Load() {
+				return false
+			}
+		case <-s.conn.done:
+			return false
+		case <-ctx.Done():
+			return false
+		case <-limit.C:
+			return false
+		}
 	}
-	return false
 }
 
 // call is conn.Call with the server's exit status folded into errors.
@@ -354,6 +373,7 @@ func (s *server) close() {
 
 // kill ends the process (and its process group) and the connection.
 func (s *server) kill() {
+	s.conn.fail(ErrClosed) // first, so that calls fail with ErrClosed and not a pipe error
 	select {
 	case <-s.exited:
 	default:
@@ -361,7 +381,6 @@ func (s *server) kill() {
 	}
 	s.stdin.Close()
 	s.stdout.Close()
-	s.conn.fail(ErrClosed)
 	select {
 	case <-s.exited:
 	case <-time.After(3 * time.Second):
