@@ -39,6 +39,17 @@
 // Rust module path from the nearest Cargo.toml and the file's place in
 // the crate.
 //
+// # Order of work
+//
+// Symbols come first, for every file at once (documentSymbol needs no type
+// information). The edge requests then go directory by directory: the
+// directory's files are opened in the server (didOpen), its requests sent,
+// and the files closed again. gopls keeps the packages of open files
+// type-checked; without opening them it type-checks a package again for
+// nearly every request (gin: 392 s instead of 12 s), and with every file of
+// a large repository open at once its memory grows with the repository.
+// Nested Go modules are passed as workspace folders of their own.
+//
 // # Bounds and failure
 //
 // The JSON-RPC 2.0 client (framing.go, conn.go) is written here: the
@@ -52,7 +63,10 @@
 // when the server cannot be started, dies, stops answering (several
 // timeouts in a row: [ErrUnresponsive]), breaks the protocol
 // ([ErrMalformed]) or gives no symbols at all. Failures of single requests
-// and work cut off by the cap are recorded as problems next to the facts.
+// and work cut off by the cap are recorded as problems next to the facts,
+// and a file whose requests failed (gopls cannot type-check files excluded
+// by build tags, or packages whose dependencies are missing) is marked
+// Degraded.
 //
 // rust-analyzer is started with build scripts, proc macros and cargo check
 // turned off: they would run the repository's code, and symbols and

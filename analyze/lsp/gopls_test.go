@@ -304,3 +304,31 @@ func TestGoplsNestedModule(t *testing.T) {
 		t.Errorf("packages (-want +got):\n%s", diff)
 	}
 }
+
+// TestGoplsDeterministic loads the tree again, one request at a time, and
+// expects the same facts: answers arrive in any order, but they are merged
+// in a fixed one.
+func TestGoplsDeterministic(t *testing.T) {
+	first := goplsFacts(t)
+	path, _ := lookCommand("gopls")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	again, err := Load(ctx, gosvc, Options{Command: []string{path}, Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []struct {
+		name string
+		a, b any
+	}{
+		{"files", first.Files, again.Files},
+		{"symbols", first.Symbols, again.Symbols},
+		{"edges", first.Edges, again.Edges},
+		{"imports", first.Imports, again.Imports},
+		{"problems", first.Problems, again.Problems},
+	} {
+		if diff := cmp.Diff(d.a, d.b); diff != "" {
+			t.Errorf("%s differ between loads (-first +again):\n%s", d.name, diff)
+		}
+	}
+}
