@@ -84,8 +84,13 @@ func runFakeServer(mode string, in io.Reader, out io.Writer) int {
 			return 4
 		}
 		if len(m.ID) == 0 {
-			if m.Method == "exit" {
+			switch m.Method {
+			case "exit":
 				return 0
+			case "initialized":
+				// Report the end of indexing, as rust-analyzer does.
+				writeMessage(out, []byte(`{"jsonrpc":"2.0","method":"experimental/serverStatus","params":{"health":"ok","quiescent":false}}`))
+				writeMessage(out, []byte(`{"jsonrpc":"2.0","method":"experimental/serverStatus","params":{"health":"ok","quiescent":true}}`))
 			}
 			continue
 		}

@@ -227,11 +227,14 @@ func TestRustAnalyzerShapedAnswers(t *testing.T) {
 	root := writeTree(t, rustCrate)
 	opt := fakeOptions(t, "script", rustScript(t, root))
 	opt.Lang = analyze.LangRust
-	opt.StartTimeout = 200 * time.Millisecond // the fake never reports quiescence
+	opt.StartTimeout = 30 * time.Second
 	opt.RequestTimeout = 5 * time.Second
 	fs, err := Load(context.Background(), root, opt)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, p := range fs.Problems { // none; not "did not report the end of indexing"
+		t.Errorf("problem: %v", p)
 	}
 	symbols, edges := describeRust(fs)
 	if diff := cmp.Diff(rustWant.symbols, symbols); diff != "" {
