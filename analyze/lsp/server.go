@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // ErrStart means the language server could not be started or did not
@@ -134,7 +135,9 @@ func startServer(ctx context.Context, cfg startConfig) (*server, error) {
 // in $GOBIN or $GOPATH/bin, where go install puts them.
 func lookCommand(name string) (string, error) {
 	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
+		// Absolute: the server runs in the repository root, and exec
+		// would resolve a relative path from there.
+		return filepath.Abs(p)
 	}
 	if strings.ContainsRune(name, filepath.Separator) {
 		return "", fmt.Errorf("%s: not found or not executable", name)
@@ -339,7 +342,7 @@ func (s *server) explain(err error) error {
 	default:
 	}
 	if tail := strings.TrimSpace(s.stderr.String()); tail != "" {
-		fmt.Fprintf(&b, "; its last output: %s", lastLines(tail, 3))
+		fmt.Fprintf(&b, "; it said: %s", stderrSummary(tail))
 	}
 	if exited {
 		return fmt.Errorf("%w: %w%s", ErrServerFailed, err, b.String())
@@ -412,18 +415,35 @@ func (t *tailBuffer) String() string {
 	return string(t.buf)
 }
 
-// lastLines returns the last n non-empty lines of s joined with " | ".
-func lastLines(s string, n int) string {
+// stderrSummary picks what to quote of a server's last output: its first
+// line that reports an error or a panic (a backtrace follows it), else its
+// last three lines.
+func stderrSummary(s string) string {
 	lines := strings.Split(s, "\n")
+	for _, l := range lines {
+		low := strings.ToLower(l)
+		if strings.Contains(low, "error") || strings.Contains(low, "panic") || strings.Contains(low, "fatal") {
+			return clipText(strings.TrimSpace(l))
+		}
+	}
 	var keep []string
-	for i := len(lines) - 1; i >= 0 && len(keep) < n; i-- {
+	for i := len(lines) - 1; i >= 0 && len(keep) < 3; i-- {
 		if l := strings.TrimSpace(lines[i]); l != "" {
 			keep = append([]string{l}, keep...)
 		}
 	}
-	out := strings.Join(keep, " | ")
-	if len(out) > 300 {
-		out = "…" + out[len(out)-300:]
+	return clipText(strings.Join(keep, " | "))
+}
+
+// clipText cuts s to about 300 bytes, at a rune boundary.
+func clipText(s string) string {
+	const n = 300
+	if len(s) <= n {
+		return s
 	}
-	return out
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

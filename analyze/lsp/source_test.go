@@ -358,3 +358,17 @@ func TestURIs(t *testing.T) {
 		t.Error("a non-file URI mapped to a path")
 	}
 }
+
+func TestStderrSummary(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"error: Unknown binary 'rust-analyzer'\n\nStack backtrace:\n  0: x\n  1: y", "error: Unknown binary 'rust-analyzer'"},
+		{"starting\npanic: runtime error: index out of range\n\ngoroutine 1 [running]:\nmain.main()", "panic: runtime error: index out of range"},
+		{"a\nb\nc\nd\n", "b | c | d"},
+		{strings.Repeat("é", 300), strings.Repeat("é", 150) + "…"},
+	}
+	for _, tt := range tests {
+		if got := stderrSummary(tt.in); got != tt.want {
+			t.Errorf("stderrSummary(%.40q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
