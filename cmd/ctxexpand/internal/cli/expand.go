@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxexpand/ctxexpand/analyze/lsp"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
@@ -42,10 +43,12 @@ type expandOptions struct {
 	// which flags the user set, for precedence over it (config.go).
 	Config  string
 	changed func(flag string) bool
+	Backend string
+	LSPCmd  string
 }
 
 func newExpandOptions() *expandOptions {
-	return &expandOptions{Budget: 16000, MaxFiles: 30, Strategy: "auto", Format: "markdown", Tokenizer: "o200k"}
+	return &expandOptions{Budget: 16000, MaxFiles: 30, Strategy: "auto", Format: "markdown", Tokenizer: "o200k", Backend: pipeline.BackendBuiltin}
 }
 
 func (o *expandOptions) addFlags(cmd *cobra.Command) {
@@ -73,6 +76,8 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any); flags override it")
 	o.changed = f.Changed
 	registerCompletions(cmd, map[string][]string{"format": bundleFormats, "tokenizer": tokenizers, "truncation": truncations, "planner": planners})
+	f.StringVar(&o.Backend, "backend", o.Backend, "analysis: builtin, or lsp (a language server; falls back to builtin if it fails)")
+	f.StringVar(&o.LSPCmd, "lsp-cmd", "", `language server command for --backend lsp (default "gopls" for Go, "rust-analyzer" for Rust)`)
 }
 
 func (o *expandOptions) validate() error {
@@ -97,6 +102,19 @@ func (o *expandOptions) validate() error {
 	case "heuristic", "ollama":
 	default:
 		return usagef("--planner must be heuristic or ollama, got %q", o.Planner)
+	}
+	switch o.Backend {
+	case pipeline.BackendBuiltin, pipeline.BackendLSP:
+	default:
+		return usagef("--backend must be builtin or lsp, got %q", o.Backend)
+	}
+	if o.LSPCmd != "" {
+		if o.Backend != pipeline.BackendLSP {
+			return usagef("--lsp-cmd needs --backend lsp")
+		}
+		if _, err := lsp.ParseCommand(o.LSPCmd); err != nil {
+			return usagef("--lsp-cmd: %v", err)
+		}
 	}
 	if strings.TrimSpace(o.Query) == "" {
 		return usageError{errNoQuery}
@@ -165,6 +183,8 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		OllamaModel:  o.Model,
 		Weights:      cfg.Weights,
 		Load:         load,
+		Backend:      o.Backend,
+		LSPCmd:       o.LSPCmd,
 	})
 	if err != nil {
 		return err

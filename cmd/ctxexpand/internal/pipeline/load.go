@@ -32,6 +32,14 @@ type LoadOptions struct {
 	// Logger, when set, receives the structured log of the run (log.go);
 	// the Go loader's lines go to it when Logf is nil.
 	Logger *slog.Logger
+
+	// Backend is BackendBuiltin (the default when empty) or BackendLSP:
+	// ask a language server first and fall back to the built-in analysis,
+	// with a problem saying why, when it fails.
+	Backend string
+	// LSPCmd is the language server's command line for BackendLSP; empty
+	// means gopls for Go and rust-analyzer for Rust.
+	LSPCmd string
 }
 
 // loader is a language loader as the pipeline sees it.
@@ -55,6 +63,9 @@ var loaders = []loader{
 // with neither Go nor Rust files gives empty facts and a problem saying so.
 func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
 	loadStart := time.Now()
+	if err := opt.checkBackend(); err != nil {
+		return nil, err
+	}
 	files, probs, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{Ignore: opt.Ignore})
 	if err != nil && len(files) == 0 {
 		return nil, fmt.Errorf("reading %s: %w", root, err)
@@ -81,7 +92,7 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 		go func() {
 			defer wg.Done()
 			start := time.Now()
-			results[i], errs[i] = l.load(ctx, root, opt)
+			results[i], errs[i] = loadLang(ctx, l, root, opt)
 			logPhase(ctx, opt.Logger, "load", start, append([]any{"lang", l.lang.String()}, factsAttrs(results[i])...)...)
 		}()
 	}

@@ -55,6 +55,10 @@ type Request struct {
 	Weights rank.Weights
 	// Load is how Run loads the repository (Session.Query ignores it).
 	Load LoadOptions
+
+	// Backend and LSPCmd choose the analysis, as in LoadOptions.
+	Backend string
+	LSPCmd  string
 }
 
 // Session is a loaded repository that answers queries.
@@ -138,7 +142,14 @@ type Output struct {
 
 // Run loads the repository and answers one query.
 func Run(ctx context.Context, req Request) (*Output, error) {
-	s, err := Open(ctx, req.Root, req.Load)
+	load := req.Load
+	if req.Backend != "" {
+		load.Backend = req.Backend
+	}
+	if req.LSPCmd != "" {
+		load.LSPCmd = req.LSPCmd
+	}
+	s, err := Open(ctx, req.Root, load)
 	if err != nil {
 		return nil, err
 	}
