@@ -24,18 +24,19 @@ var graphFormats = []string{"dot", "mermaid", "svg"}
 
 // graphOptions are the flags of the graph command.
 type graphOptions struct {
-	Query    string
-	Root     string
-	Config   string
-	Format   string
-	Output   string
-	Strategy string
-	Depth    int
-	NoTests  bool
-	Timeout  time.Duration
-	Files    int
-	Nodes    int
-	Quiet    bool
+	Query     string
+	NoHistory bool
+	Root      string
+	Config    string
+	Format    string
+	Output    string
+	Strategy  string
+	Depth     int
+	NoTests   bool
+	Timeout   time.Duration
+	Files     int
+	Nodes     int
+	Quiet     bool
 
 	changed func(flag string) bool
 }
@@ -74,6 +75,7 @@ by Go package or Rust module.
 	f.StringVar(&o.Strategy, "strategy", o.Strategy, "auto, "+strings.Join(expand.Names(), ", ")+", or several joined with +")
 	f.IntVar(&o.Depth, "depth", 0, "steps to expand from each seed (default: chosen by strategy and query)")
 	f.BoolVar(&o.NoTests, "no-tests", false, "leave test files out")
+	f.BoolVar(&o.NoHistory, "no-history", false, "rank without the version-control prior")
 	f.DurationVar(&o.Timeout, "timeout", 0, "stop analysis after this long and draw the best result so far (e.g. 30s)")
 	f.IntVar(&o.Files, "files", o.Files, "how many of the best-ranked files contribute symbols")
 	f.IntVar(&o.Nodes, "max-nodes", o.Nodes, "most nodes drawn, the connecting ones included")
@@ -125,6 +127,7 @@ func (o *graphOptions) run(ctx context.Context, io *IO) error {
 	eo := newExpandOptions()
 	eo.Config, eo.Strategy, eo.Depth, eo.NoTests, eo.Timeout = o.Config, o.Strategy, o.Depth, o.NoTests, o.Timeout
 	eo.changed = o.changed
+	eo.NoHistory = o.NoHistory
 	cfg, load, err := eo.applyConfig(root)
 	if err != nil {
 		return err

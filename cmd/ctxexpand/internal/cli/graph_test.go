@@ -74,7 +74,7 @@ func TestGraphGolden(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.format, func(t *testing.T) {
-			code, out, errs := run(t, "graph", "--root", gosvc, "--format", tc.format, query)
+			code, out, errs := run(t, "graph", "--no-history", "--root", gosvc, "--format", tc.format, query)
 			if code != ExitOK {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
@@ -132,7 +132,7 @@ func TestGraphDeterministic(t *testing.T) {
 	sharedSessions(t)
 	var outs []string
 	for range 2 {
-		code, out, errs := run(t, "graph", "--root", gosvc, "--format", "dot", "--max-nodes", "12", "how does login issue a token")
+		code, out, errs := run(t, "graph", "--no-history", "--root", gosvc, "--format", "dot", "--max-nodes", "12", "how does login issue a token")
 		if code != ExitOK {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -167,7 +167,7 @@ func TestGraphUsage(t *testing.T) {
 func TestGraphOutputFile(t *testing.T) {
 	sharedSessions(t)
 	out := filepath.Join(t.TempDir(), "g.mmd")
-	code, stdout, errs := run(t, "graph", "--root", gosvc, "--format", "mermaid", "-o", out, "-q", "Handlers.Login")
+	code, stdout, errs := run(t, "graph", "--no-history", "--root", gosvc, "--format", "mermaid", "-o", out, "-q", "Handlers.Login")
 	if code != ExitOK || stdout != "" {
 		t.Fatalf("exit %d, stdout %q: %s", code, stdout, errs)
 	}
