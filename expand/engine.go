@@ -18,6 +18,10 @@ type Engine struct {
 	Graph *graph.Graph
 	Index *rank.Index
 	Names *rank.Names
+	// Prior is the per-file version-control prior (by FileID, 0..1) and
+	// PriorDetail its wording; both optional (see rank.CombineOptions).
+	Prior       []float64
+	PriorDetail func(analyze.FileID) string
 }
 
 // NewEngine builds the graph, the lexical index and the name index over
@@ -106,7 +110,7 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 	}
 
 	lex := e.Index.Score(plan.Terms)
-	sb := seedBuilder{e: e, lex: lex}
+	sb := seedBuilder{e: e, lex: lex, testsWanted: plan.Action == query.ActionTest}
 	sb.entities(plan, res)
 	sb.frames(plan)
 	sb.paths(plan)
@@ -139,6 +143,8 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		Weights:      opt.Weights,
 		IncludeTests: plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug),
 		Display:      displayTerms(plan),
+		Prior:        e.Prior,
+		PriorDetail:  e.PriorDetail,
 	})
 	res.Considered = len(ranked)
 	for _, fr := range ranked {

@@ -34,6 +34,8 @@ type seedBuilder struct {
 	evidence      []rank.Evidence
 	seeds         []Seed
 	explicitSpans map[analyze.FileID][]Span
+	// testsWanted: the task is about tests, so test code may seed.
+	testsWanted bool
 }
 
 func (sb *seedBuilder) symSeed(s analyze.SymID, score float64, kind rank.EvidenceKind, source, why string) {
@@ -237,7 +239,19 @@ func (sb *seedBuilder) walkSeeds(st Strategy) []graph.Seed {
 		}
 	}
 	if st.LexicalSeeds > 0 {
-		for _, ls := range topSymbols(sb.lex.Sym, st.LexicalSeeds) {
+		// Test and example files match a query's words as well as the
+		// code they exercise, but walking from them reaches everything
+		// they call: they do not seed unless the task is about tests.
+		// (Unit tests inside a source file stay: they point at it.)
+		keep := func(s analyze.SymID) bool {
+			sym := &sb.e.Facts.Symbols[s]
+			if sb.testsWanted {
+				return true
+			}
+			cat := sb.e.Facts.Files[sym.File].Category
+			return cat != analyze.CatTest && cat != analyze.CatExample
+		}
+		for _, ls := range topSymbols(sb.lex.Sym, st.LexicalSeeds, keep) {
 			seeds = append(seeds, graph.Seed{Node: sb.e.Graph.SymNode(ls.sym), Score: st.LexicalSeedScale * ls.norm})
 			sym := &sb.e.Facts.Symbols[ls.sym]
 			sb.seeds = append(sb.seeds, Seed{Label: sb.e.Graph.Label(sb.e.Graph.SymNode(ls.sym)), Path: sb.e.Facts.Files[sym.File].Path, Line: sym.DeclLine, Score: st.LexicalSeedScale * ls.norm, Source: "lexical"})
@@ -279,11 +293,11 @@ type symScore struct {
 
 // topSymbols returns the k best-scoring symbols with their score divided
 // by the best.
-func topSymbols(scores []float64, k int) []symScore {
+func topSymbols(scores []float64, k int, keep func(analyze.SymID) bool) []symScore {
 	var all []symScore
 	var best float64
 	for i, v := range scores {
-		if v > 0 {
+		if v > 0 && keep(analyze.SymID(i)) {
 			all = append(all, symScore{analyze.SymID(i), v})
 			best = max(best, v)
 		}

@@ -44,6 +44,10 @@ type Weights struct {
 	Seed, Explicit, Graph, Lexical, SymLexical, Path float64
 	// Category factors multiply the final score.
 	Test, Generated, Vendored, Example float64
+	// History scales the version-control prior: a file's score is
+	// multiplied by 1 + History × prior, where prior (0..1) is its share of
+	// recent change (see CombineOptions.Prior).
+	History float64
 }
 
 // DefaultWeights are the weights used unless a strategy or configuration
@@ -52,6 +56,7 @@ type Weights struct {
 var DefaultWeights = Weights{
 	Seed: 1.0, Explicit: 2.0, Graph: 0.8, Lexical: 0.35, SymLexical: 0.35, Path: 0.25,
 	Test: 0.45, Generated: 0.3, Vendored: 0.2, Example: 0.5,
+	History: 0.2,
 }
 
 // SymHit is a symbol of a ranked file that carries evidence, for choosing
@@ -81,6 +86,14 @@ type CombineOptions struct {
 	// "servic") into the word the user wrote ("service") for reasons;
 	// returning "" hides the term.
 	Display func(term string) string
+	// Prior, when set, holds per file (by FileID) how much of the recent
+	// change in the repository touched it, 0..1; PriorDetail says it in
+	// words for reasons ("changed in 7 of the last 500 commits").
+	Prior       []float64
+	PriorDetail func(analyze.FileID) string
+	// Fusion chooses how the evidence combines: FusionSum adds the
+	// normalised values, FusionRRF adds reciprocal ranks.
+	Fusion Fusion
 	// SymHitMin is the least lexical share (of the best symbol score in the
 	// repository) for a symbol to count as a lexical hit of its file.
 	SymHitMin float64
@@ -176,19 +189,31 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 		}
 	}
 
+	// Raw evidence per file.
+	raw := make([][numSignals]float64, n)
+	for i := range facts.Files {
+		a := &accs[i]
+		raw[i][sigSeed] = a.seed
+		raw[i][sigGraph] = a.graph
+		if lex != nil {
+			if maxFile > 0 {
+				raw[i][sigLex] = lex.File[i] / maxFile
+			}
+			if maxSym > 0 {
+				raw[i][sigSymLex] = bestSymScore[i] / maxSym
+			}
+			raw[i][sigPath] = lex.Path[i]
+		}
+	}
+	val := raw
+	if opt.Fusion == FusionRRF {
+		val = reciprocalRanks(facts, raw)
+	}
+
 	var out []FileRank
 	for i := range facts.Files {
 		a := &accs[i]
-		var fileLex, symLex, pathShare float64
-		if lex != nil {
-			if maxFile > 0 {
-				fileLex = lex.File[i] / maxFile
-			}
-			if maxSym > 0 {
-				symLex = bestSymScore[i] / maxSym
-			}
-			pathShare = lex.Path[i]
-		}
+		fileLex, symLex, pathShare := raw[i][sigLex], raw[i][sigSymLex], raw[i][sigPath]
 		if !a.touched && fileLex == 0 && pathShare == 0 {
 			continue
 		}
@@ -201,8 +226,8 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 			fr.Score += weight * v
 		}
 		add("explicit", w.Explicit, a.explicit, a.explicitWhy)
-		add("seed", w.Seed, a.seed, a.seedWhy)
-		add("graph", w.Graph, a.graph, a.graphWhy)
+		add("seed", w.Seed, val[i][sigSeed], a.seedWhy)
+		add("graph", w.Graph, val[i][sigGraph], a.graphWhy)
 		var matched string
 		if lex != nil && len(lex.Matched[i]) > 0 {
 			words := lex.Matched[i]
@@ -214,13 +239,25 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 			}
 			matched = strings.Join(dedupe(words), ", ")
 		}
-		add("lexical", w.Lexical, fileLex, matched)
+		add("lexical", w.Lexical, val[i][sigLex], matched)
 		if bestSym[i] != analyze.NoSym {
 			s := &facts.Symbols[bestSym[i]]
-			add("symbol_lexical", w.SymLexical, symLex, s.QualName(facts.Files[i].Lang))
+			add("symbol_lexical", w.SymLexical, val[i][sigSymLex], s.QualName(facts.Files[i].Lang))
 		}
-		add("path", w.Path, pathShare, facts.Files[i].Path)
+		add("path", w.Path, val[i][sigPath], facts.Files[i].Path)
+		_ = symLex
 
+		if opt.Prior != nil && w.History > 0 && fr.Score > 0 {
+			if p := opt.Prior[i]; p > 0 {
+				f := 1 + w.History*p
+				detail := ""
+				if opt.PriorDetail != nil {
+					detail = opt.PriorDetail(analyze.FileID(i))
+				}
+				fr.Contribs = append(fr.Contribs, Contrib{What: "history", Value: round4(f), Detail: detail})
+				fr.Score *= f
+			}
+		}
 		factor := 1.0
 		switch facts.Files[i].Category {
 		case analyze.CatTest:
@@ -272,8 +309,8 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 func reasonsOf(fr FileRank) []string {
 	cs := append([]Contrib(nil), fr.Contribs...)
 	sort.SliceStable(cs, func(i, j int) bool {
-		if (cs[i].What == "category") != (cs[j].What == "category") {
-			return cs[j].What == "category" // a demotion is said last
+		if last(cs[i].What) != last(cs[j].What) {
+			return last(cs[j].What) // factors are said last
 		}
 		return cs[i].Value > cs[j].Value
 	})
@@ -294,10 +331,18 @@ func reasonsOf(fr FileRank) []string {
 			out = append(out, "path matches the query")
 		case "category":
 			out = append(out, "demoted: "+strings.TrimSuffix(c.Detail, " (factor)"))
+		case "history":
+			if c.Detail != "" {
+				out = append(out, c.Detail)
+			}
 		}
 	}
 	return dedupe(out)
 }
+
+// last reports whether a contribution is a factor, said after the
+// evidence.
+func last(what string) bool { return what == "category" || what == "history" }
 
 func dedupe(xs []string) []string {
 	seen := map[string]bool{}
@@ -320,4 +365,62 @@ func (c Contrib) String() string {
 		return fmt.Sprintf("%s %+.3f", c.What, c.Value)
 	}
 	return fmt.Sprintf("%s %+.3f (%s)", c.What, c.Value, c.Detail)
+}
+
+// Fusion is how Combine merges the per-signal evidence of a file.
+type Fusion uint8
+
+const (
+	// FusionSum adds each signal's value (seed and graph strengths in
+	// 0..1, lexical scores divided by their maximum) times its weight.
+	FusionSum Fusion = iota
+	// FusionRRF adds, per signal, weight × (k+1)/(k+rank): reciprocal rank
+	// fusion, which needs no calibration between signals and lets no single
+	// signal's scale dominate.
+	FusionRRF
+)
+
+// Signals fused by Combine.
+const (
+	sigSeed = iota
+	sigGraph
+	sigLex
+	sigSymLex
+	sigPath
+	numSignals
+)
+
+// rrfK is the rank offset of reciprocal rank fusion: how fast a signal's
+// vote decays down its ranking.
+const rrfK = 10
+
+// reciprocalRanks replaces each signal's values by (k+1)/(k+rank) of the
+// file in that signal's ranking (ties share the better rank; files without
+// the signal get 0).
+func reciprocalRanks(facts *analyze.Facts, raw [][numSignals]float64) [][numSignals]float64 {
+	out := make([][numSignals]float64, len(raw))
+	idx := make([]int, 0, len(raw))
+	for sig := 0; sig < numSignals; sig++ {
+		idx = idx[:0]
+		for i := range raw {
+			if raw[i][sig] > 0 {
+				idx = append(idx, i)
+			}
+		}
+		sort.Slice(idx, func(a, b int) bool {
+			x, y := raw[idx[a]][sig], raw[idx[b]][sig]
+			if x != y {
+				return x > y
+			}
+			return facts.Files[idx[a]].Path < facts.Files[idx[b]].Path
+		})
+		rank := 0
+		for j, i := range idx {
+			if j == 0 || raw[i][sig] != raw[idx[j-1]][sig] {
+				rank = j + 1
+			}
+			out[i][sig] = float64(rrfK+1) / float64(rrfK+rank)
+		}
+	}
+	return out
 }

@@ -137,6 +137,12 @@ func (n *Names) Resolve(e query.Entity) Resolution {
 					h = MatchExact
 				} else {
 					h, st = MatchStyle, 0.9
+					if len(quals) == 0 && foreignStyle(name, n.facts.Files[n.facts.Symbols[s].File].Lang) {
+						// An unqualified get_certificate in a Go repository is
+						// more often a configuration key, a flag or a JSON field
+						// than a reference to GetCertificate.
+						st = 0.55
+					}
 				}
 			}
 			res.Matches = append(res.Matches, Match{Sym: s, Strength: st * spread, How: h})
@@ -205,6 +211,12 @@ func (n *Names) qualifies(s analyze.SymID, quals []string) bool {
 	}
 	base := strings.TrimSuffix(path.Base(file.Path), path.Ext(file.Path))
 	return analyze.NormName(base) == q
+}
+
+// foreignStyle reports whether name is written in a style the language
+// never uses for declarations: snake_case in Go.
+func foreignStyle(name string, lang analyze.Lang) bool {
+	return lang == analyze.LangGo && strings.Contains(strings.Trim(name, "_"), "_")
 }
 
 // isExternal reports whether the qualifiers name a package from outside

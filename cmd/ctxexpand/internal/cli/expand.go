@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxexpand/ctxexpand/analyze/lsp"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
@@ -37,11 +38,21 @@ type expandOptions struct {
 	Truncate  string
 	Margin    float64
 	Context   int
-	Cache     cacheOptions
+
+	// Config names the configuration file (--config); changed reports
+	// which flags the user set, for precedence over it (config.go).
+	Config  string
+	changed func(flag string) bool
+	Backend string
+	LSPCmd  string
+	// NoHistory leaves the version-control prior out of the ranking.
+	NoHistory bool
+
+	Cache cacheOptions
 }
 
 func newExpandOptions() *expandOptions {
-	return &expandOptions{Budget: 16000, MaxFiles: 30, Strategy: "auto", Format: "markdown", Tokenizer: "o200k"}
+	return &expandOptions{Budget: 16000, MaxFiles: 30, Strategy: "auto", Format: "markdown", Tokenizer: "o200k", Backend: pipeline.BackendBuiltin}
 }
 
 func (o *expandOptions) addFlags(cmd *cobra.Command) {
@@ -66,6 +77,12 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Planner, "planner", "heuristic", "query planner: heuristic, or ollama (a local model; falls back to heuristic)")
 	f.StringVar(&o.Ollama, "ollama-host", "", "Ollama server for --planner ollama (default $OLLAMA_HOST or http://localhost:11434)")
 	f.StringVar(&o.Model, "ollama-model", "", "model for --planner ollama (default $OLLAMA_MODEL)")
+	f.StringVar(&o.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any); flags override it")
+	o.changed = f.Changed
+	registerCompletions(cmd, map[string][]string{"format": bundleFormats, "tokenizer": tokenizers, "truncation": truncations, "planner": planners})
+	f.BoolVar(&o.NoHistory, "no-history", false, "rank without the version-control prior (how recently files changed)")
+	f.StringVar(&o.Backend, "backend", o.Backend, "analysis: builtin, or lsp (a language server; falls back to builtin if it fails)")
+	f.StringVar(&o.LSPCmd, "lsp-cmd", "", `language server command for --backend lsp (default "gopls" for Go, "rust-analyzer" for Rust)`)
 	o.Cache.addFlags(f)
 }
 
@@ -91,6 +108,19 @@ func (o *expandOptions) validate() error {
 	case "heuristic", "ollama":
 	default:
 		return usagef("--planner must be heuristic or ollama, got %q", o.Planner)
+	}
+	switch o.Backend {
+	case pipeline.BackendBuiltin, pipeline.BackendLSP:
+	default:
+		return usagef("--backend must be builtin or lsp, got %q", o.Backend)
+	}
+	if o.LSPCmd != "" {
+		if o.Backend != pipeline.BackendLSP {
+			return usagef("--lsp-cmd needs --backend lsp")
+		}
+		if _, err := lsp.ParseCommand(o.LSPCmd); err != nil {
+			return usagef("--lsp-cmd: %v", err)
+		}
 	}
 	if strings.TrimSpace(o.Query) == "" {
 		return usageError{errNoQuery}
@@ -130,13 +160,20 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 	if err != nil {
 		return err
 	}
+	cfg, load, err := o.applyConfig(root)
+	if err != nil {
+		return err
+	}
 	if o.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
+	load.Logger = io.Log
+	load.IndexKey = ignoreKey(cfg)
 	run := o.Cache.start(io, o.Quiet)
-	req := pipeline.Request{
+	run.wire(&load)
+	out, err := pipeline.Run(ctx, pipeline.Request{
 		Root:         root,
 		Query:        o.Query,
 		Budget:       o.Budget,
@@ -153,9 +190,11 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		ContextLines: o.Context,
 		OllamaHost:   o.Ollama,
 		OllamaModel:  o.Model,
-	}
-	run.wire(&req.Load)
-	out, err := pipeline.Run(ctx, req)
+		Weights:      cfg.Weights,
+		Load:         load,
+		Backend:      o.Backend,
+		LSPCmd:       o.LSPCmd,
+	})
 	run.loaded()
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -9,13 +10,17 @@ import (
 	"time"
 )
 
-// run runs the command line with buffers and returns stdout, stderr and
-// the exit code.
-func run(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := Main(args, strings.NewReader(""), &out, &errOut)
-	return out.String(), errOut.String(), code
+// TestMain points the on-disk index of every command run by the tests at
+// a temporary directory, so that tests never read or fill the user's.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ctxexpand-cli-test-index-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(cacheDirEnv, dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 func sample(t *testing.T, name string) string {
@@ -29,21 +34,21 @@ func sample(t *testing.T, name string) string {
 
 func TestIndexCommand(t *testing.T) {
 	root, cache := sample(t, "rustsvc"), t.TempDir()
-	out, errOut, code := run(t, "index", "--root", root, "--cache-dir", cache)
+	code, out, errOut := run(t, "index", "--root", root, "--cache-dir", cache)
 	if code != ExitOK || !strings.Contains(out, "; indexed in ") {
 		t.Fatalf("first index: exit %d, out %q, err %q", code, out, errOut)
 	}
-	out, _, code = run(t, "index", "--root", root, "--cache-dir", cache)
+	code, out, _ = run(t, "index", "--root", root, "--cache-dir", cache)
 	if code != ExitOK || !strings.Contains(out, "already up to date") {
 		t.Errorf("second index: exit %d, out %q", code, out)
 	}
-	out, _, code = run(t, "index", "--stats", "--root", root, "--cache-dir", cache)
+	code, out, _ = run(t, "index", "--stats", "--root", root, "--cache-dir", cache)
 	for _, want := range []string{"repository: " + root, "facts", "rust-file (packs)", "snapshot hit", "100%"} {
 		if code != ExitOK || !strings.Contains(out, want) {
 			t.Errorf("--stats: exit %d, lacks %q:\n%s", code, want, out)
 		}
 	}
-	if _, errOut, code := run(t, "index", "--no-cache", "--root", root); code != ExitUsage {
+	if code, _, errOut := run(t, "index", "--no-cache", "--root", root); code != ExitUsage {
 		t.Errorf("index --no-cache: exit %d (%s), want a usage error", code, errOut)
 	}
 }
@@ -53,29 +58,29 @@ func TestIndexCommand(t *testing.T) {
 func TestExpandWithIndex(t *testing.T) {
 	root, cache := sample(t, "rustsvc"), t.TempDir()
 	args := []string{"--root", root, "--budget", "3000", "--format", "json", "fix UserService::find_by_email"}
-	want, _, code := run(t, append([]string{"--no-cache"}, args...)...)
+	code, want, _ := run(t, append([]string{"--no-cache"}, args...)...)
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 	for i := 0; i < 2; i++ {
-		got, errOut, code := run(t, append([]string{"--cache-dir", cache}, args...)...)
+		code, got, errOut := run(t, append([]string{"--cache-dir", cache}, args...)...)
 		if code != ExitOK || got != want {
 			t.Fatalf("run %d through the index: exit %d, same output %v\n%s", i, code, got == want, errOut)
 		}
 	}
-	out, _, _ := run(t, "index", "--stats", "--root", root, "--cache-dir", cache)
+	_, out, _ := run(t, "index", "--stats", "--root", root, "--cache-dir", cache)
 	if !strings.Contains(out, "snapshot hit") {
 		t.Errorf("the second query did not use the snapshot:\n%s", out)
 	}
 	t.Setenv(cacheDirEnv, cache)
-	if got, _, _ := run(t, args...); got != want {
+	if _, got, _ := run(t, args...); got != want {
 		t.Errorf("with $%s: output differs", cacheDirEnv)
 	}
 }
 
 func TestTimeoutIsPartial(t *testing.T) {
 	root := sample(t, "rustsvc")
-	out, errOut, code := run(t, "--no-cache", "--root", root, "--timeout", "1ns", "--files-only", "fix UserService::find_by_email")
+	code, out, errOut := run(t, "--no-cache", "--root", root, "--timeout", "1ns", "--files-only", "fix UserService::find_by_email")
 	if code != ExitPartial {
 		t.Fatalf("exit %d, want %d (partial); out %q err %q", code, ExitPartial, out, errOut)
 	}

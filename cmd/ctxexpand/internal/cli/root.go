@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ctxexpand/ctxexpand/config"
 )
 
 // IO is where a command reads and writes; tests pass buffers.
@@ -18,6 +21,9 @@ type IO struct {
 	Out, Err io.Writer
 	// ErrIsTerminal enables progress output on Err.
 	ErrIsTerminal bool
+	// Log receives the run's structured log (--verbose, verbose.go);
+	// nil when it is off.
+	Log *slog.Logger
 }
 
 // Main runs the command line and returns the exit code.
@@ -35,7 +41,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			msg = "ctxexpand: " + msg
 		}
 		fmt.Fprintln(stderr, msg)
-		if exitCode(err) == ExitUsage {
+		// A bad configuration file is fixed in the file, not on the
+		// command line: no usage hint.
+		if exitCode(err) == ExitUsage && !errors.Is(err, config.ErrInvalid) {
 			fmt.Fprintln(stderr, "Run 'ctxexpand --help' for usage.")
 		}
 	}
@@ -74,6 +82,7 @@ The query is free text. Inline references pin things explicitly:
 		},
 	}
 	opts.addFlags(root)
+	addVerboseFlag(root, io)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
@@ -81,6 +90,10 @@ The query is free text. Inline references pin things explicitly:
 	root.AddCommand(newExpandCmd(io))
 	root.AddCommand(newVersionCmd(io))
 	root.AddCommand(newBenchCmd(io))
+	root.AddCommand(newConfigCmd(io))
+	root.AddCommand(newMCPCmd(io))
+	root.AddCommand(newDiffCmd(io))
+	root.AddCommand(newGraphCmd(io))
 	root.AddCommand(newIndexCmd(io))
 	return root
 }

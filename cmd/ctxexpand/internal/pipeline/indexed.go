@@ -2,7 +2,10 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
+	"os"
+	"path/filepath"
 	"path"
 	"strings"
 	"time"
@@ -37,6 +40,7 @@ const (
 var manifestNames = map[string]bool{
 	"go.mod": true, "go.sum": true, "go.work": true, "go.work.sum": true,
 	"Cargo.toml": true, "Cargo.lock": true, "modules.txt": true,
+	".gitignore": true, ".ctxexpandignore": true, // ignore rules mark files generated, too
 }
 
 // IndexedLoad is what a load through the index did, for statistics.
@@ -111,7 +115,8 @@ func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOpti
 	}
 	known := make(map[string]string, len(hashes))
 	h := index.NewHasher("facts").String(st.ExecutableID()).String(root).
-		Bool(opt.SkipTests).Bool(opt.AllowNetwork)
+		Bool(opt.SkipTests).Bool(opt.AllowNetwork).String(opt.Backend).String(opt.LSPCmd).
+		String(opt.IndexKey).String(ignoreFilesAbove(root))
 	for _, fh := range hashes {
 		h.String(fh.Path)
 		if fh.Err != nil {
@@ -193,4 +198,32 @@ func (p *packs) flush() {
 	}
 	p.rust.Flush()
 	p.golang.Flush()
+}
+
+// ignoreFilesAbove describes the ignore rules outside the root that apply
+// to it: the ignore files of its ancestors up to the git top level and
+// .git/info/exclude, by content.
+func ignoreFilesAbove(root string) string {
+	var b strings.Builder
+	for dir := root; ; dir = filepath.Dir(dir) {
+		if dir != root {
+			for _, name := range []string{".gitignore", ".ctxexpandignore"} {
+				if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+					fmt.Fprintf(&b, "%s %x\n", filepath.Join(dir, name), sha256.Sum256(data))
+				}
+			}
+		}
+		if st, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			if st.IsDir() {
+				if data, err := os.ReadFile(filepath.Join(dir, ".git", "info", "exclude")); err == nil {
+					fmt.Fprintf(&b, "exclude %x\n", sha256.Sum256(data))
+				}
+			}
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return b.String()
 }

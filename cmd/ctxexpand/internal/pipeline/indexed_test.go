@@ -17,32 +17,6 @@ import (
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
-// copyTree copies a sample repository into a temporary root.
-func copyTree(t *testing.T, name string) string {
-	t.Helper()
-	src := filepath.Join(repoRoot(t), "testdata", name)
-	dst := filepath.Join(t.TempDir(), name)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 // outcome is everything a query shows the user, and how the facts were
 // loaded.
 type outcome struct {
@@ -289,7 +263,7 @@ func TestIndexInvalidationGo(t *testing.T) {
 }
 
 func TestIndexInvalidationRust(t *testing.T) {
-	root := copyTree(t, "rustsvc")
+	root := copyTree(t, filepath.Join(repoRoot(t), "testdata", "rustsvc"))
 	checkSteps(t, root, "fix UserService::find_by_email", []step{
 		{"cold", nil, snapshotMiss},
 		{"warm", nil, snapshotHit},

@@ -3,7 +3,9 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/golang"
@@ -13,16 +15,40 @@ import (
 
 // LoadOptions configures Load.
 type LoadOptions struct {
+	// NoHistory leaves version-control history out of the ranking (for
+	// tests over trees inside another repository, whose history moves).
+	NoHistory bool
 	SkipTests bool
 	// Ignore is asked about every repository path before it is analysed.
 	Ignore func(rel string, isDir bool) bool
+	// Generated, when set, marks the files it reports as generated, so
+	// that the ranker demotes them (vendored files stay vendored), and
+	// IgnoreProblems is asked after loading for the problems met reading
+	// ignore rules. ignore.Matcher's MatchGenerated and Problems fit.
+	Generated      func(rel string) bool
+	IgnoreProblems func() []analyze.Problem
 	// AllowNetwork lets the Go loader download missing modules.
 	AllowNetwork bool
 	Logf         func(format string, args ...any)
+	// Logger, when set, receives the structured log of the run (log.go);
+	// the Go loader's lines go to it when Logf is nil.
+	Logger *slog.Logger
+
+	// Backend is BackendBuiltin (the default when empty) or BackendLSP:
+	// ask a language server first and fall back to the built-in analysis,
+	// with a problem saying why, when it fails.
+	Backend string
+	// LSPCmd is the language server's command line for BackendLSP; empty
+	// means gopls for Go and rust-analyzer for Rust.
+	LSPCmd string
 
 	// Index, when set, is the on-disk index: unchanged inputs load from
-	// it and what is computed is stored in it (indexed.go).
-	Index *index.Store
+	// it and what is computed is stored in it (indexed.go). IndexKey must
+	// then name everything besides the files that changes what Ignore and
+	// Generated say (the ignore rules' sources), since functions cannot
+	// be fingerprinted.
+	Index    *index.Store
+	IndexKey string
 	// Notice receives index notices (a corrupt entry rebuilt).
 	Notice func(msg string)
 	// OnIndexed is told what a load through the index did.
@@ -38,7 +64,8 @@ type LoadOptions struct {
 
 // goOptions are the Go loader's options.
 func (opt LoadOptions) goOptions() golang.Options {
-	return golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork, Logf: opt.Logf, Progress: opt.Progress}
+	return golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork,
+		Logf: loaderLogf(opt, analyze.LangGo), Progress: opt.Progress}
 }
 
 // loader is a language loader as the pipeline sees it.
@@ -61,6 +88,10 @@ var loaders = []loader{
 // recorded as a problem and the other languages still load. A repository
 // with neither Go nor Rust files gives empty facts and a problem saying so.
 func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
+	loadStart := time.Now()
+	if err := opt.checkBackend(); err != nil {
+		return nil, err
+	}
 	if opt.Index != nil {
 		return loadIndexed(ctx, root, opt)
 	}
@@ -79,6 +110,7 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 	if len(present) == 0 {
 		merged.Problems = append(merged.Problems, probs...)
 		merged.Problemf(analyze.ProblemSkipped, "", 0, "no Go or Rust source files found; nothing to analyse")
+		applyIgnoreRules(merged, opt)
 		return merged, nil
 	}
 	results := make([]*analyze.Facts, len(loaders))
@@ -91,7 +123,9 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = l.load(ctx, root, opt)
+			start := time.Now()
+			results[i], errs[i] = loadLang(ctx, l, root, opt)
+			logPhase(ctx, opt.Logger, "load", start, append([]any{"lang", l.lang.String()}, factsAttrs(results[i])...)...)
 		}()
 	}
 	wg.Wait()
@@ -106,6 +140,24 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 	if ctx.Err() != nil {
 		merged.Partial = true
 	}
+	applyIgnoreRules(merged, opt)
 	merged.Normalize()
+	logPhase(ctx, opt.Logger, "load", loadStart, append([]any{"lang", "all"}, factsAttrs(merged)...)...)
 	return merged, nil
+}
+
+// applyIgnoreRules marks configured generated files and records the
+// problems met reading ignore rules.
+func applyIgnoreRules(facts *analyze.Facts, opt LoadOptions) {
+	if opt.Generated != nil {
+		for i := range facts.Files {
+			f := &facts.Files[i]
+			if f.Category != analyze.CatGenerated && f.Category != analyze.CatVendored && opt.Generated(f.Path) {
+				f.Category = analyze.CatGenerated
+			}
+		}
+	}
+	if opt.IgnoreProblems != nil {
+		facts.Problems = append(facts.Problems, opt.IgnoreProblems()...)
+	}
 }

@@ -38,7 +38,7 @@ func (s *Session) resolveRefs(ctx context.Context, plan *query.Plan, req Request
 	if len(plan.Refs) == 0 {
 		return out
 	}
-	files, _, _ := analyze.ListFiles(ctx, s.Root, analyze.WalkOptions{AllFiles: true})
+	files, _, _ := analyze.ListFiles(ctx, s.Root, analyze.WalkOptions{AllFiles: true, Ignore: s.ignore})
 	fetcher := urlfetch.New(urlfetch.Options{Disabled: req.NoNetwork})
 	out.results = refs.Resolve(ctx, s.Root, files, plan.Refs, refs.Options{Fetcher: fetcher})
 	out.summary = refs.Summary(out.results)

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -10,8 +12,10 @@ import (
 	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/githistory"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/query/ollama"
+	"github.com/ctxexpand/ctxexpand/rank"
 )
 
 // Request is one query against a repository.
@@ -38,6 +42,9 @@ type Request struct {
 	// (diff hunks).
 	Explicit []expand.Explicit
 	Extras   []Extra
+	// Notes from the caller (what diff mode skipped or found deleted),
+	// shown before the run's own on stderr and in the bundle.
+	Notes []string
 
 	// Truncation ("signature-first" or "bookend"), TokenMargin (a factor
 	// for model families whose tokenizer is not public) and ContextLines
@@ -45,10 +52,14 @@ type Request struct {
 	Truncation   string
 	TokenMargin  float64
 	ContextLines int
-
-	// Load configures loading (the on-disk index, notices); SkipTests is
-	// always false.
+	// Weights of the ranking; the zero value means rank.DefaultWeights.
+	Weights rank.Weights
+	// Load is how Run loads the repository (Session.Query ignores it).
 	Load LoadOptions
+
+	// Backend and LSPCmd choose the analysis, as in LoadOptions.
+	Backend string
+	LSPCmd  string
 }
 
 // Session is a loaded repository that answers queries.
@@ -66,6 +77,11 @@ type Session struct {
 	commitOnce sync.Once
 	commit     string
 
+	// ignore is LoadOptions.Ignore, kept so that @reference searches
+	// skip what loading skipped.
+	ignore func(rel string, isDir bool) bool
+	// log is LoadOptions.Logger (log.go), for the phases of queries.
+	log *slog.Logger
 	index  *index.Store // the on-disk index, or nil
 	tokens *tokenStore  // token counts kept in it (tokens.go)
 }
@@ -76,21 +92,43 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 	if opt.Index != nil {
 		opt.state = &indexedState{}
 	}
+	hist := make(chan *githistory.Stats, 1)
+	go func() {
+		if opt.NoHistory {
+			hist <- nil
+			return
+		}
+		st, _ := githistory.Load(ctx, root, githistory.Options{})
+		hist <- st
+	}()
 	facts, err := Load(ctx, root, opt)
 	if err != nil {
+		<-hist
 		return nil, err
 	}
 	cache := newContentCache(facts)
+	indexStart := time.Now()
 	src, indexed := indexedSource(cache, opt, root, opt.state)
 	eng, err := expand.NewEngine(finishing(ctx), facts, src) // deadline.go
 	indexed(err == nil)
 	if err != nil {
+		<-hist
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("the time limit passed while indexing %s; raise --timeout", root)
 		}
 		return nil, err
 	}
-	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache,
+	if st := <-hist; st != nil && st.Commits > 0 {
+		eng.Prior = make([]float64, len(facts.Files))
+		for i, f := range facts.Files {
+			eng.Prior[i] = st.Prior(f.Path)
+		}
+		eng.PriorDetail = func(f analyze.FileID) string {
+			return fmt.Sprintf("changed in %d of the last %d commits", st.Touches[facts.Files[f].Path], st.Commits)
+		}
+	}
+	logPhase(ctx, opt.Logger, "index", indexStart, "nodes", eng.Graph.NumNodes(), "graph_edges", eng.Graph.NumEdges())
+	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger,
 		index: opt.Index, tokens: newTokenStore(opt, root)}, nil
 }
 
@@ -113,9 +151,14 @@ type Output struct {
 
 // Run loads the repository and answers one query.
 func Run(ctx context.Context, req Request) (*Output, error) {
-	lo := req.Load
-	lo.SkipTests = false
-	s, err := Open(ctx, req.Root, lo)
+	load := req.Load
+	if req.Backend != "" {
+		load.Backend = req.Backend
+	}
+	if req.LSPCmd != "" {
+		load.LSPCmd = req.LSPCmd
+	}
+	s, err := Open(ctx, req.Root, load)
 	if err != nil {
 		return nil, err
 	}
@@ -131,23 +174,29 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	}
 	rr := s.resolveRefs(ctx, plan, req)
 	explicit := append(append([]expand.Explicit(nil), req.Explicit...), rr.explicit...)
+	expandStart := time.Now()
 	res, err := s.Engine.Expand(ctx, plan, explicit, expand.Options{
 		Strategy: req.Strategy,
 		Depth:    req.Depth,
 		MaxFiles: req.MaxFiles,
 		NoTests:  req.NoTests,
+		Weights:  req.Weights,
 	})
 	if err != nil {
 		return nil, err
 	}
+	logPhase(ctx, s.log, "expand", expandStart, "strategies", strings.Join(res.Strategies, "+"), "depth", res.Depth, "seeds", len(res.Seeds), "considered", res.Considered, "ranked", len(res.Files))
 	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || late, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
+	out.Notes = append(out.Notes, req.Notes...)
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
 	if req.Budget > 0 {
+		bundleStart := time.Now()
 		b, err := s.assemble(ctx, out, req)
 		if err != nil {
 			return nil, err
 		}
+		logPhase(ctx, s.log, "bundle", bundleStart, "format", req.Format, "tokens", b.TotalTokens, "budget", b.Budget, "files", len(b.Files))
 		out.Bundle = b.Output
 		out.BundleResult = b
 	}

@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/mcpserver"
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+)
+
+// mcpOptions are the flags of the mcp command.
+type mcpOptions struct {
+	Root          string
+	Tokenizer     string
+	NoNetwork     bool
+	NoTests       bool
+	Timeout       time.Duration
+	CheckInterval time.Duration
+	Quiet         bool
+}
+
+func newMCPCmd(io *IO) *cobra.Command {
+	opts := &mcpOptions{Tokenizer: "o200k", CheckInterval: mcpserver.DefaultCheckInterval}
+	cmd := &cobra.Command{
+		Use:   "mcp [flags]",
+		Short: "Serve the repository to agents over the Model Context Protocol (stdio)",
+		Long: `mcp runs an MCP server on standard input and output for one repository.
+Clients (Claude Code, Cursor, any MCP host) start it and call its tools:
+
+  expand_context  the context bundle for a task in words, paged
+  find_symbol     where a function, method or type is defined
+  related_files   the files connected to a file through the code
+  diff_context    the context for reviewing a git diff
+
+The repository is loaded on the first call and kept; edited files are
+noticed and reloaded. Logs go to standard error. See docs/mcp.md.`,
+		Example: `  ctxexpand mcp --root ~/src/myservice
+  claude mcp add ctxexpand -- ctxexpand mcp --root "$PWD"`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("mcp takes no arguments, got %q: choose the repository with --root", args)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return opts.run(cmd.Context(), io)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Root, "root", "", "repository root (default: the first folder of $WORKSPACE_FOLDER_PATHS, else the nearest ancestor of the working directory holding go.mod, Cargo.toml or .git)")
+	f.StringVar(&opts.Tokenizer, "tokenizer", opts.Tokenizer, "token counter for budgets: o200k, cl100k or estimate")
+	registerCompletions(cmd, map[string][]string{"tokenizer": {"o200k", "cl100k", "estimate"}})
+	f.BoolVar(&opts.NoNetwork, "no-network", false, "never fetch @url references in queries")
+	f.BoolVar(&opts.NoTests, "no-tests", false, "leave test files out of the analysis")
+	f.DurationVar(&opts.Timeout, "timeout", 0, "limit on each tool call, loading included (e.g. 2m); 0 means none")
+	f.DurationVar(&opts.CheckInterval, "check-interval", opts.CheckInterval, "how often at most to check the files for changes before a call; negative turns the check off")
+	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no log lines on stderr")
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	return cmd
+}
+
+func (o *mcpOptions) run(ctx context.Context, io *IO) error {
+	switch o.Tokenizer {
+	case "o200k", "cl100k", "estimate":
+	default:
+		return usagef("--tokenizer must be o200k, cl100k or estimate, got %q", o.Tokenizer)
+	}
+	if o.Timeout < 0 {
+		return usagef("--timeout must not be negative, got %v", o.Timeout)
+	}
+	root, err := mcpRoot(o.Root)
+	if err != nil {
+		return err
+	}
+	logger := log.New(io.Err, "ctxexpand mcp: ", log.LstdFlags)
+	logf := logger.Printf
+	if o.Quiet {
+		logf = func(string, ...any) {}
+	}
+	srv, err := mcpserver.New(mcpserver.Options{
+		Root:          root,
+		Version:       strings.TrimPrefix(versionString(), "ctxexpand "),
+		Load:          pipeline.LoadOptions{SkipTests: o.NoTests, Logger: io.Log},
+		Tokenizer:     o.Tokenizer,
+		NoNetwork:     o.NoNetwork,
+		Timeout:       o.Timeout,
+		CheckInterval: o.CheckInterval,
+		Logf:          logf,
+	})
+	if err != nil {
+		return err
+	}
+	logf("serving %s on stdio", root)
+	err = srv.Run(ctx, transportFor(io))
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("mcp server: %w", err)
+	}
+	return nil
+}
+
+// mcpRoot is the repository to serve: --root; else the first folder of
+// $WORKSPACE_FOLDER_PATHS, which Cursor sets for the servers it starts
+// (often from / or the home directory); else the project around the
+// working directory, as for the main command. It refuses the root of the
+// file system and the home directory, where a loader would read
+// everything.
+func mcpRoot(flag string) (string, error) {
+	if flag == "" {
+		if ws := os.Getenv("WORKSPACE_FOLDER_PATHS"); ws != "" {
+			first, _, _ := strings.Cut(ws, ",")
+			flag = strings.TrimSpace(first)
+		}
+	}
+	root, err := resolveRoot(flag)
+	if err != nil {
+		return "", err
+	}
+	home, _ := os.UserHomeDir()
+	if filepath.Dir(root) == root || (home != "" && filepath.Clean(home) == root) {
+		return "", usagef("refusing to serve %s: pass --root with the repository (MCP clients may start servers outside the project; see docs/mcp.md)", root)
+	}
+	return root, nil
+}
+
+// transportFor speaks MCP over the command's standard streams: the real
+// stdin and stdout when they are the process's, the IO buffers otherwise
+// (tests).
+func transportFor(io *IO) mcp.Transport {
+	if io.In == os.Stdin && io.Out == os.Stdout {
+		return &mcp.StdioTransport{}
+	}
+	return &mcp.IOTransport{Reader: readCloser{io.In}, Writer: writeCloser{io.Out}}
+}
+
+type readCloser struct{ io.Reader }
+
+func (readCloser) Close() error { return nil }
+
+type writeCloser struct{ io.Writer }
+
+func (writeCloser) Close() error { return nil }

@@ -1,0 +1,247 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/diffmode"
+	"github.com/ctxexpand/ctxexpand/expand"
+)
+
+// maxUntracked caps the untracked files a working-tree diff adds.
+const maxUntracked = 50
+
+// DiffArgs are the arguments of diff_context.
+type DiffArgs struct {
+	Base     string `json:"base,omitempty" jsonschema:"the revision to compare from (branch, tag, commit, HEAD~3). Omitted: HEAD, or head's parent when only head is given"`
+	Head     string `json:"head,omitempty" jsonschema:"the revision to compare to. Omitted: the working tree as it is on disk (uncommitted and untracked changes included)"`
+	Query    string `json:"query,omitempty" jsonschema:"optional: what the change is for or what to look at ('review the token expiry fix'); its names and words also rank the files"`
+	Budget   int    `json:"budget,omitempty" jsonschema:"token budget of the returned page; the bundle never exceeds it"`
+	Format   string `json:"format,omitempty" jsonschema:"output format of the bundle"`
+	Strategy string `json:"strategy,omitempty" jsonschema:"expansion strategy from the changed code; impact (callers, implementations, owning types and tests) is meant for diffs"`
+	MaxFiles int    `json:"max_files,omitempty" jsonschema:"length of the ranked file list that the pages are cut from (changed files always count)"`
+	Page     int    `json:"page,omitempty" jsonschema:"which page of the ranked files to return, as in expand_context; the diff itself leads page 1"`
+	Refresh  bool   `json:"refresh,omitempty" jsonschema:"reload the repository before answering (edits are normally noticed without it)"`
+}
+
+func addDiffTool(s *Server) {
+	schema := schemaFor[DiffArgs]()
+	setInt(schema, "budget", MinBudget, MaxBudget, DefaultBudget)
+	setEnum(schema, "format", formats, "markdown")
+	setDefault(schema, "strategy", "impact")
+	setInt(schema, "max_files", 1, MaxMaxFiles, DefaultMaxFiles)
+	setInt(schema, "page", 1, 1_000, 1)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:  "diff_context",
+		Title: "Context for reviewing a git diff",
+		Description: `Returns what a reviewer of a git diff needs, within a token budget: the diff itself, the changed code in its files, and the code it affects — callers of changed functions, implementations of changed interfaces and traits, the types they belong to, and the tests that exercise them — each with the reason it is there.
+Without arguments it reviews the working tree against HEAD (uncommitted and untracked changes). base alone compares the working tree with base; base and head compare two revisions; head alone reviews that one commit. The repository is analysed as it is on disk, so context for a head other than the checked-out tree is approximate. Paged like expand_context.`,
+		InputSchema: schema,
+		Annotations: readOnly(false),
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in DiffArgs) (*mcp.CallToolResult, any, error) {
+		return s.call(ctx, "diff_context", in.Refresh, func(ctx context.Context, sess *pipeline.Session) (*mcp.CallToolResult, error) {
+			return s.diffContext(ctx, sess, in)
+		}), nil, nil
+	})
+}
+
+// diffRange is what diff_context compares, in words and for git.
+type diffRange struct {
+	rng   diffmode.Range // the commits git compares
+	label string         // "working tree against HEAD", "main..feature"
+	// base is the base commit, where the old side of files is read;
+	// subjects is the range whose commit subjects join the query ("" for
+	// none).
+	base, subjectsTo string
+	notes            []string
+	// workTree is set when the new side is the working tree.
+	workTree bool
+}
+
+// resolveRange checks the revisions and decides what to compare.
+func resolveRange(ctx context.Context, root string, base, head string) (diffRange, error) {
+	base, head = strings.TrimSpace(base), strings.TrimSpace(head)
+	if err := inGitRepo(ctx, root); err != nil {
+		return diffRange{}, err
+	}
+	headCommit, headErr := checkRev(ctx, root, "HEAD", "HEAD")
+	switch {
+	case base == "" && head == "":
+		if headErr != nil {
+			return diffRange{}, toolErrorf("the repository has no commit yet, so there is nothing to compare the working tree with; commit once, or give base")
+		}
+		return diffRange{rng: diffmode.Range{Base: headCommit}, base: headCommit, label: "working tree against HEAD", workTree: true}, nil
+	case head == "":
+		bc, err := checkRev(ctx, root, "base", base)
+		if err != nil {
+			return diffRange{}, err
+		}
+		r := diffRange{rng: diffmode.Range{Base: bc}, base: bc, label: "working tree against " + base, workTree: true}
+		if headErr == nil {
+			r.subjectsTo = headCommit
+		}
+		return r, nil
+	}
+	hc, err := checkRev(ctx, root, "head", head)
+	if err != nil {
+		return diffRange{}, err
+	}
+	var bc string
+	if base == "" {
+		base = head + "^"
+		if bc, err = checkRev(ctx, root, "base", base); err != nil {
+			return diffRange{}, toolErrorf("head %q has no parent commit to compare with; give base", head)
+		}
+	} else if bc, err = checkRev(ctx, root, "base", base); err != nil {
+		return diffRange{}, err
+	}
+	r := diffRange{rng: diffmode.Range{Base: bc, Head: hc}, base: bc, subjectsTo: hc, label: base + ".." + head}
+	if headErr != nil || hc != headCommit {
+		r.notes = append(r.notes, fmt.Sprintf("the repository was analysed as it is on disk, not at %s: line numbers of the surrounding context may differ from that revision", head))
+	}
+	return r, nil
+}
+
+func (s *Server) diffContext(ctx context.Context, sess *pipeline.Session, in DiffArgs) (*mcp.CallToolResult, error) {
+	strategy := in.Strategy
+	if strings.TrimSpace(strategy) == "" {
+		strategy = expand.Impact.Name
+	}
+	a, err := checkBundleArgs(in.Budget, in.Format, strategy, in.MaxFiles, in.Page, 0)
+	if err != nil {
+		return nil, err
+	}
+	rng, err := resolveRange(ctx, sess.Root, in.Base, in.Head)
+	if err != nil {
+		return nil, err
+	}
+	g := &diffmode.Git{Dir: sess.Root}
+	raw, err := g.Diff(ctx, rng.rng)
+	if err != nil {
+		return nil, toolErrorf("running git diff (%s): %v", rng.label, err)
+	}
+	notes := rng.notes
+	d, err := diffmode.ParseBytes(raw, diffmode.Options{})
+	if err != nil {
+		if d == nil {
+			return nil, toolErrorf("reading git's diff (%s): %v", rng.label, err)
+		}
+		notes = append(notes, fmt.Sprintf("part of the diff could not be read (%v); the files before it are reviewed", err))
+	}
+	if rng.workTree {
+		files, more, unread, err := untrackedFiles(ctx, g, sess.Root)
+		if err != nil {
+			notes = append(notes, "untracked files could not be listed: "+err.Error())
+		}
+		d.Files = append(d.Files, files...)
+		notes = append(notes, unread...)
+		if more {
+			notes = append(notes, fmt.Sprintf("only the first %d untracked files are included", maxUntracked))
+		}
+	}
+	if len(d.Files) == 0 {
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("No changes: the diff of the %s is empty. Give base (and head) to review committed changes, e.g. base=\"main\".", rng.label)}}}
+		return res, nil
+	}
+	sort.SliceStable(d.Files, func(i, j int) bool { return d.Files[i].Path() < d.Files[j].Path() })
+	rep, err := diffmode.Map(ctx, sess.Facts, d, diffmode.RevSource(g, rng.base))
+	if err != nil {
+		return nil, toolErrorf("mapping the diff to symbols: %v", err)
+	}
+	var subjects []string
+	if rng.subjectsTo != "" && rng.subjectsTo != rng.base {
+		subjects, _ = g.Subjects(ctx, rng.base, rng.subjectsTo, 10)
+	}
+	req := pipeline.ReviewRequest(pipeline.Request{
+		Root:      sess.Root,
+		Budget:    a.budget,
+		MaxFiles:  a.maxFiles,
+		Strategy:  a.strategy,
+		Format:    a.format,
+		Tokenizer: s.opts.Tokenizer,
+	}, pipeline.Review{Diff: d, Report: rep, What: "the " + rng.label, Subjects: subjects, Words: in.Query, Notes: notes})
+	res, err := s.pagedBundle(ctx, sess, req, a.page, "diff_context")
+	if err != nil {
+		return nil, err
+	}
+	summary := fmt.Sprintf("diff: %s, %s.", rng.label, changeSummary(d.Files))
+	res.Content = append(res.Content, &mcp.TextContent{Text: summary})
+	return res, nil
+}
+
+// changeSummary counts the files by status: "3 files changed (1 added)".
+func changeSummary(files []diffmode.File) string {
+	by := map[diffmode.Status]int{}
+	for i := range files {
+		by[files[i].Status]++
+	}
+	s := fmt.Sprintf("%d file", len(files))
+	if len(files) != 1 {
+		s += "s"
+	}
+	s += " changed"
+	var parts []string
+	for _, st := range []diffmode.Status{diffmode.Added, diffmode.Deleted, diffmode.Renamed, diffmode.Copied} {
+		if by[st] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", by[st], st))
+		}
+	}
+	if len(parts) > 0 {
+		s += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return s
+}
+
+// untrackedFiles lists the files git does not track yet (ignored files
+// excluded), at most maxUntracked, each as an added file whose every
+// line is new — what git diff shows once the file is added. Binary
+// files are marked binary; files that cannot be read (too large, not
+// regular) are left out with a note.
+func untrackedFiles(ctx context.Context, g *diffmode.Git, root string) (files []diffmode.File, more bool, notes []string, err error) {
+	paths, err := g.Untracked(ctx)
+	if err != nil {
+		return nil, false, nil, err
+	}
+	if len(paths) > maxUntracked {
+		paths, more = paths[:maxUntracked], true
+	}
+	for _, p := range paths {
+		f := diffmode.File{NewPath: p, Status: diffmode.Added, NewMode: "100644"}
+		data, err := analyze.ReadSource(root, p, 0)
+		switch {
+		case errors.Is(err, analyze.ErrBinary):
+			f.Binary = true
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("untracked file %s was left out: %v", p, err))
+			continue
+		default:
+			f.Hunks = addedHunks(string(data))
+		}
+		files = append(files, f)
+	}
+	return files, more, notes, nil
+}
+
+// addedHunks is the one hunk that adds text to an empty file, or none
+// for empty text.
+func addedHunks(text string) []diffmode.Hunk {
+	if text == "" {
+		return nil
+	}
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	noNewline := !strings.HasSuffix(text, "\n")
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	h := diffmode.Hunk{NewStart: 1, NewLines: len(lines)}
+	for _, l := range lines {
+		h.Lines = append(h.Lines, diffmode.Line{Op: diffmode.OpAdd, Text: l})
+	}
+	h.Lines[len(h.Lines)-1].NoNewline = noNewline
+	return []diffmode.Hunk{h}
+}

@@ -1,0 +1,187 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/expand"
+)
+
+// Limits of related_files.
+const (
+	DefaultRelatedLimit = 15
+	MaxRelatedLimit     = 100
+	// relatedStrategy walks from the file to what its symbols call and
+	// use, what calls and uses them, their types, implementations and
+	// tests: the neighbourhood of the file in both directions.
+	relatedStrategy = "focused"
+	maxRelatedWhy   = 3
+)
+
+// RelatedArgs are the arguments of related_files.
+type RelatedArgs struct {
+	Path     string `json:"path" jsonschema:"a repository file, relative to the repository root (internal/service/user.go, src/store/mem.rs); an absolute path inside the repository also works"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"most files to return, best first"`
+	Strategy string `json:"strategy,omitempty" jsonschema:"how to walk from the file: focused (callers, callees, types, implementations and tests; the default), impact (mostly what depends on the file: callers, implementations and tests), broad (one step along every kind of edge), or several joined with +"`
+	Depth    int    `json:"depth,omitempty" jsonschema:"graph steps to walk from the file's symbols; 0 means the strategy's default (2 for focused)"`
+	Refresh  bool   `json:"refresh,omitempty" jsonschema:"reload the repository before answering (edits are normally noticed without it)"`
+}
+
+// RelatedFile is one neighbour of the file asked about.
+type RelatedFile struct {
+	Path     string   `json:"path"`
+	Score    float64  `json:"score" jsonschema:"relevance, higher is closer; comparable within one answer"`
+	Category string   `json:"category" jsonschema:"source, test, generated, vendored or example"`
+	Lang     string   `json:"lang"`
+	Reasons  []string `json:"reasons" jsonschema:"the strongest paths through the graph that connect the file, in words: 'seed internal/service/user.go → contains → UserService.FindByEmail → calls → UserRepository.GetByEmail'"`
+	Symbols  []string `json:"symbols,omitempty" jsonschema:"the file's symbols that connect it, strongest first"`
+}
+
+// RelatedResult is the answer of related_files.
+type RelatedResult struct {
+	Path       string        `json:"path"`
+	Files      []RelatedFile `json:"files"`
+	Considered int           `json:"considered" jsonschema:"files with any connection before limit was applied"`
+	Note       string        `json:"note,omitempty"`
+}
+
+func addRelatedTool(s *Server) {
+	schema := schemaFor[RelatedArgs]()
+	setMinLength(schema, "path", 1)
+	setInt(schema, "limit", 1, MaxRelatedLimit, DefaultRelatedLimit)
+	setDefault(schema, "strategy", relatedStrategy)
+	setInt(schema, "depth", 0, MaxDepth, 0)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:  "related_files",
+		Title: "Files connected to a file",
+		Description: `Lists the repository files most closely connected to one file through the code: files whose functions its functions call or are called by, the types it uses, the interfaces it implements or whose implementations it names, and the tests that exercise it. Each file comes with the path through the symbol graph that connects it.
+Use it before editing a file to see what else may need to change, or to find the tests of a file.`,
+		InputSchema: schema,
+		Annotations: readOnly(false),
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in RelatedArgs) (*mcp.CallToolResult, *RelatedResult, error) {
+		var out *RelatedResult
+		res := s.call(ctx, "related_files", in.Refresh, func(ctx context.Context, sess *pipeline.Session) (*mcp.CallToolResult, error) {
+			r, err := relatedFiles(ctx, sess, in)
+			if err != nil {
+				return nil, err
+			}
+			out = r
+			return &mcp.CallToolResult{}, nil
+		})
+		if res.IsError {
+			return res, nil, nil
+		}
+		return withJSON(res, out), out, nil
+	})
+}
+
+// relatedFiles ranks the neighbours of a file by running the pipeline
+// with the file as the only seed (an explicit reference, as @path would
+// be) and no query text, so that graph evidence alone decides.
+func relatedFiles(ctx context.Context, sess *pipeline.Session, in RelatedArgs) (*RelatedResult, error) {
+	limit := in.Limit
+	if limit == 0 {
+		limit = DefaultRelatedLimit
+	}
+	if limit < 1 || limit > MaxRelatedLimit {
+		return nil, toolErrorf("limit must be between 1 and %d, got %d", MaxRelatedLimit, in.Limit)
+	}
+	if in.Depth < 0 || in.Depth > MaxDepth {
+		return nil, toolErrorf("depth must be between 0 and %d, got %d", MaxDepth, in.Depth)
+	}
+	strategy := strings.TrimSpace(in.Strategy)
+	if strategy == "" || strategy == "auto" {
+		strategy = relatedStrategy
+	}
+	if _, err := expand.Lookup(strategy, relatedStrategy); err != nil {
+		return nil, toolErrorf("strategy: %v", err)
+	}
+	p := strings.TrimSpace(in.Path)
+	if p == "" {
+		return nil, toolErrorf("path is empty: give a repository file such as internal/service/user.go")
+	}
+	rel, err := relPath(sess.Root, p)
+	if err != nil {
+		return nil, &toolErr{err.Error() + suggestFiles(sess.Facts, p)}
+	}
+	if _, ok := sess.Facts.FileByPath(rel); !ok {
+		if _, err := os.Stat(filepath.Join(sess.Root, filepath.FromSlash(rel))); errors.Is(err, fs.ErrNotExist) {
+			return nil, toolErrorf("%s does not exist in the repository: give a path relative to the repository root%s", rel, suggestFiles(sess.Facts, rel))
+		}
+		return nil, toolErrorf("%s is not a Go or Rust source file the analysis knows (only .go and .rs files are analysed, and vendored, hidden or oversized ones are skipped)%s", rel, suggestFiles(sess.Facts, rel))
+	}
+	out, err := sess.Query(ctx, pipeline.Request{
+		Root:      sess.Root,
+		Strategy:  strategy,
+		Depth:     in.Depth,
+		MaxFiles:  limit + 1, // the file itself ranks first
+		Explicit:  []expand.Explicit{{Path: rel, Reason: "the file asked about"}},
+		NoNetwork: true,
+	})
+	if err != nil {
+		return nil, toolErrorf("ranking the neighbours of %s: %v", rel, err)
+	}
+	res := &RelatedResult{Path: rel, Files: []RelatedFile{}, Considered: max(out.Result.Considered-1, 0)}
+	for _, f := range out.Result.Files {
+		if f.Path == rel {
+			continue
+		}
+		if len(res.Files) == limit {
+			break
+		}
+		rf := RelatedFile{
+			Path:     f.Path,
+			Score:    round4(f.Score),
+			Category: f.Category.String(),
+			Lang:     f.Lang.String(),
+			Reasons:  f.Reasons[:min(len(f.Reasons), maxRelatedWhy)],
+		}
+		for i, h := range f.Symbols {
+			if i == 5 {
+				break
+			}
+			sym := &sess.Facts.Symbols[h.Sym]
+			rf.Symbols = append(rf.Symbols, sym.QualName(f.Lang))
+		}
+		res.Files = append(res.Files, rf)
+	}
+	if len(res.Files) == 0 {
+		res.Note = fmt.Sprintf("nothing in the symbol graph connects %s to another file: it may declare nothing that other files use, or its language was analysed from syntax only", rel)
+	}
+	return res, nil
+}
+
+// suggestFiles names repository files whose base name matches p's, for
+// an error about a path that is not there.
+func suggestFiles(facts *analyze.Facts, p string) string {
+	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
+	var cands []string
+	for _, f := range facts.Files {
+		if path.Base(f.Path) == base {
+			cands = append(cands, f.Path)
+		}
+	}
+	if len(cands) == 0 {
+		return ""
+	}
+	sort.Strings(cands)
+	if len(cands) > 5 {
+		cands = cands[:5]
+	}
+	return "; did you mean " + strings.Join(cands, ", ") + "?"
+}
+
+func round4(x float64) float64 {
+	return float64(int64(x*10000+0.5)) / 10000
+}
