@@ -11,8 +11,8 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/expand"
-	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/githistory"
+	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/query/ollama"
 	"github.com/ctxexpand/ctxexpand/rank"
@@ -81,7 +81,7 @@ type Session struct {
 	// skip what loading skipped.
 	ignore func(rel string, isDir bool) bool
 	// log is LoadOptions.Logger (log.go), for the phases of queries.
-	log *slog.Logger
+	log    *slog.Logger
 	index  *index.Store // the on-disk index, or nil
 	tokens *tokenStore  // token counts kept in it (tokens.go)
 }
