@@ -36,7 +36,8 @@ type Pack struct {
 	used    map[Key][]byte
 	dirty   bool
 	flushed bool
-	keep    int // with Keep: how many records a flush may hold
+	touched bool // Get or Put was called
+	keep    int  // with Keep: how many records a flush may hold
 }
 
 // Keep makes Flush also keep records this run did not use, up to max
@@ -92,6 +93,7 @@ func (p *Pack) decode(payload []byte) error {
 // Get returns the record stored under key, and keeps it for the next pack.
 func (p *Pack) Get(key Key) ([]byte, bool) {
 	p.mu.Lock()
+	p.touched = true
 	data, ok := p.used[key]
 	if !ok {
 		data, ok = p.old[key]
@@ -115,6 +117,7 @@ func (p *Pack) Get(key Key) ([]byte, bool) {
 // Put adds a record for the next pack.
 func (p *Pack) Put(key Key, data []byte) {
 	p.mu.Lock()
+	p.touched = true
 	if old, ok := p.used[key]; !ok || string(old) != string(data) {
 		p.used[key] = data
 		p.dirty = true
@@ -135,7 +138,8 @@ func (p *Pack) Len() int {
 }
 
 // Flush writes the records used or added since Pack (and, with Keep,
-// others up to its limit), when they differ from what was read. A run that stopped early (a time limit) should not
+// others up to its limit), when they differ from what was read. A pack
+// that was neither read from nor written to is left as it is. A run that stopped early (a time limit) should not
 // flush: it used only part of the records and would drop the rest.
 func (p *Pack) Flush() {
 	p.mu.Lock()
@@ -144,6 +148,9 @@ func (p *Pack) Flush() {
 		return
 	}
 	p.flushed = true
+	if !p.touched {
+		return // a run that did not consult the pack (its whole result came from elsewhere) keeps it
+	}
 	if p.keep > 0 {
 		if !p.dirty {
 			return

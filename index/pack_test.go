@@ -35,6 +35,11 @@ func TestPack(t *testing.T) {
 			t.Errorf("record %d lost", i)
 		}
 	}
+	// A run that never consults the pack leaves it alone.
+	s.Pack("/repo", "rust-file").Flush()
+	if _, ok := s.Pack("/repo", "rust-file").Get(k(7)); !ok {
+		t.Error("an untouched pack was emptied by Flush")
+	}
 	// Another root has its own records.
 	if _, ok := s.Pack("/other", "rust-file").Get(k(1)); ok {
 		t.Error("roots share packs")
