@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/ctxexpand/ctxexpand/index"
@@ -160,9 +161,16 @@ func (l *loader) planCache(order []*node, repo map[string]bool) int {
 }
 
 // storeResult keeps a freshly extracted package's result.
+// A result whose files were read with another content than the key says
+// (a file saved while the load ran) is not stored.
 func (l *loader) storeResult(n *node, res *pkgResult, repo map[string]bool) {
 	if l.opt.Cache == nil || res == nil || l.ctx.Err() != nil {
 		return
+	}
+	for _, fr := range res.files {
+		if fr.file.Hash != l.fileHash(fr.file.Path, filepath.Join(l.root, filepath.FromSlash(fr.file.Path))) {
+			return
+		}
 	}
 	l.opt.Cache.Put(l.contentKey(n, repo), encodeResult(res))
 }

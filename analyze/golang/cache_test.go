@@ -21,6 +21,7 @@ type memCache struct {
 	mu         sync.Mutex
 	m          map[index.Key][]byte
 	hits, miss int
+	puts       int
 }
 
 func (c *memCache) Get(k index.Key) ([]byte, bool) {
@@ -38,6 +39,7 @@ func (c *memCache) Get(k index.Key) ([]byte, bool) {
 func (c *memCache) Put(k index.Key, d []byte) {
 	c.mu.Lock()
 	c.m[k] = d
+	c.puts++
 	c.mu.Unlock()
 }
 
@@ -162,4 +164,29 @@ func FuzzDecodeResult(f *testing.F) {
 			t.Errorf("a decoded record does not survive encoding again: %v", err)
 		}
 	})
+}
+
+// TestCacheSkipsFilesReadDifferently stores no result for a package whose
+// file was read with another content than its key says (a file saved
+// while the load ran, simulated by a stale hash from the caller).
+func TestCacheSkipsFilesReadDifferently(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/cache/shop.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	writeArchive(t, root, ar)
+	c := &memCache{m: map[index.Key][]byte{}}
+	stale := func(rel string) (string, bool) {
+		if rel == "report/report.go" {
+			return "a hash of what the file held before", true
+		}
+		return "", false
+	}
+	if _, err := Load(context.Background(), root, Options{Cache: c, CacheSalt: "test", FileHash: stale}); err != nil {
+		t.Fatal(err)
+	}
+	if c.puts != 3 {
+		t.Errorf("%d results stored, want 3 (all but report's)", c.puts)
+	}
 }

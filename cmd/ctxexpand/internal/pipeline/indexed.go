@@ -82,7 +82,7 @@ func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Fa
 	if err != nil {
 		return nil, err
 	}
-	if !facts.Partial && ctx.Err() == nil {
+	if !facts.Partial && ctx.Err() == nil && inputsUnchanged(ctx, st, root, hashes) {
 		fresh.packs.flush()
 		st.Put("facts", key, index.EncodeFacts(facts))
 		opt.setState(key)
@@ -226,4 +226,25 @@ func ignoreFilesAbove(root string) string {
 		}
 	}
 	return b.String()
+}
+
+// inputsUnchanged reports whether the input files still have the content
+// they had when the snapshot key was computed: a file saved while the
+// loaders ran would otherwise have the new facts stored under the old key.
+// The file table makes this a stat per file.
+func inputsUnchanged(ctx context.Context, st *index.Store, root string, before map[string]string) bool {
+	paths := make([]string, 0, len(before))
+	for p := range before {
+		paths = append(paths, p)
+	}
+	after, err := st.HashFiles(ctx, root, paths)
+	if err != nil {
+		return false
+	}
+	for _, fh := range after {
+		if fh.Err != nil || fh.Hash != before[fh.Path] {
+			return false
+		}
+	}
+	return true
 }
