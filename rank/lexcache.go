@@ -122,36 +122,32 @@ func encodeFileTokens(ft *fileTokens, syms []analyze.SymID) []byte {
 func decodeFileTokens(data []byte, syms []analyze.SymID) (*fileTokens, error) {
 	r := wire.NewReader(data)
 	in := wire.Interner{}
-	ft := &fileTokens{
-		sym:  map[analyze.SymID]map[string]float32{},
-		file: map[string]float32{},
-		path: map[string]bool{},
-		slen: map[analyze.SymID]float32{},
-	}
+	ft := &fileTokens{ord: &orderedTokens{}}
+	o := ft.ord
 	ft.flen = r.Float32()
-	for _, p := range r.Strings() {
-		ft.path[p] = true
-	}
+	o.path = r.Strings()
 	n := r.Len(5)
+	o.file = make([]termWeight, 0, n)
 	for i := 0; i < n; i++ {
 		t := in.String(r)
-		ft.file[t] = r.Float32()
+		o.file = append(o.file, termWeight{t, r.Float32()})
 	}
 	n = r.Len(6)
+	prev := -1
 	for i := 0; i < n && r.Err() == nil; i++ {
 		li := r.Uint()
-		if li >= uint64(len(syms)) {
-			return nil, fmt.Errorf("lexical record: symbol %d of %d", li, len(syms))
+		if li >= uint64(len(syms)) || int(li) <= prev {
+			return nil, fmt.Errorf("lexical record: symbol %d of %d out of order", li, len(syms))
 		}
-		s := syms[li]
-		ft.slen[s] = r.Float32()
-		m := map[string]float32{}
+		prev = int(li)
+		st := symTerms{sym: syms[li], slen: r.Float32()}
 		nt := r.Len(5)
+		st.terms = make([]termWeight, 0, nt)
 		for j := 0; j < nt; j++ {
 			t := in.String(r)
-			m[t] = r.Float32()
+			st.terms = append(st.terms, termWeight{t, r.Float32()})
 		}
-		ft.sym[s] = m
+		o.syms = append(o.syms, st)
 	}
 	if err := r.Done(); err != nil {
 		return nil, err
@@ -246,4 +242,44 @@ func decodeIndex(data []byte, facts *analyze.Facts) (*Index, error) {
 		return nil, err
 	}
 	return ix, nil
+}
+
+// orderedTokens is a file's contribution in the order the index merges it:
+// terms sorted, symbols ascending.
+type orderedTokens struct {
+	file []termWeight
+	path []string
+	syms []symTerms
+}
+
+type termWeight struct {
+	term string
+	w    float32
+}
+
+type symTerms struct {
+	sym   analyze.SymID
+	slen  float32
+	terms []termWeight
+}
+
+// ordered returns the file's contribution in merge order: as decoded, or
+// sorted out of the maps tokenisation fills.
+func (ft *fileTokens) ordered() *orderedTokens {
+	if ft.ord != nil {
+		return ft.ord
+	}
+	o := &orderedTokens{path: sortedBoolKeys(ft.path)}
+	for _, t := range sortedKeys(ft.file) {
+		o.file = append(o.file, termWeight{t, ft.file[t]})
+	}
+	for _, s := range sortedSyms(ft.sym) {
+		st := symTerms{sym: s, slen: ft.slen[s]}
+		for _, t := range sortedKeys(ft.sym[s]) {
+			st.terms = append(st.terms, termWeight{t, ft.sym[s][t]})
+		}
+		o.syms = append(o.syms, st)
+	}
+	ft.ord = o
+	return o
 }

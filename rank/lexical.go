@@ -64,6 +64,7 @@ type fileTokens struct {
 	path map[string]bool
 	slen map[analyze.SymID]float32
 	flen float32
+	ord  *orderedTokens // the same in merge order; set by decoding (lexcache.go)
 }
 
 // BuildIndex reads every file of the facts through src and indexes it.
@@ -131,29 +132,25 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 		if ft == nil {
 			continue
 		}
-		for _, t := range sortedKeys(ft.file) {
-			id := intern(t)
-			ix.filePost[id] = append(ix.filePost[id], posting{int32(fi), ft.file[t]})
+		o := ft.ordered() // lexcache.go
+		for _, tw := range o.file {
+			id := intern(tw.term)
+			ix.filePost[id] = append(ix.filePost[id], posting{int32(fi), tw.w})
 		}
-		for _, t := range sortedBoolKeys(ft.path) {
+		for _, t := range o.path {
 			id := intern(t)
 			ix.pathPost[id] = append(ix.pathPost[id], posting{int32(fi), 1})
 		}
 		ix.fileLen[fi] = ft.flen
 		fileTotal += float64(ft.flen)
 		ix.nFileDocs++
-		syms := make([]analyze.SymID, 0, len(ft.sym))
-		for s := range ft.sym {
-			syms = append(syms, s)
-		}
-		sort.Slice(syms, func(a, b int) bool { return syms[a] < syms[b] })
-		for _, s := range syms {
-			for _, t := range sortedKeys(ft.sym[s]) {
-				id := intern(t)
-				ix.symPost[id] = append(ix.symPost[id], posting{int32(s), ft.sym[s][t]})
+		for _, st := range o.syms {
+			for _, tw := range st.terms {
+				id := intern(tw.term)
+				ix.symPost[id] = append(ix.symPost[id], posting{int32(st.sym), tw.w})
 			}
-			ix.symLen[s] = ft.slen[s]
-			symTotal += float64(ft.slen[s])
+			ix.symLen[st.sym] = st.slen
+			symTotal += float64(st.slen)
 			ix.nSymDocs++
 		}
 	}
