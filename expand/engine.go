@@ -42,6 +42,10 @@ type Options struct {
 	MaxFiles int    // length of the ranked list; 0 means 30
 	NoTests  bool   // drop test files (explicit references stay)
 	Weights  rank.Weights
+	// Similar and SimilarDetail are the votes of past commits with
+	// messages like the query, per file (see rank.CombineOptions).
+	Similar       []float64
+	SimilarDetail []string
 	// MaxSpans caps the relevant spans reported per file (default 6).
 	MaxSpans int
 }
@@ -144,6 +148,8 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		IncludeTests: plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug),
 		Display:      displayTerms(plan),
 		Prior:        e.Prior,
+		Similar:       opt.Similar,
+		SimilarDetail: opt.SimilarDetail,
 		PriorDetail:  e.PriorDetail,
 	})
 	res.Considered = len(ranked)

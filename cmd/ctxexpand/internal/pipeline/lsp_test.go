@@ -62,7 +62,7 @@ func TestRunBackendLSP(t *testing.T) {
 	root := filepath.Join(repoRoot(t), "testdata", "gosvc")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	out, err := Run(ctx, Request{Root: root, Query: "fix UserService.find_by_email", Backend: BackendLSP, MaxFiles: 5})
+	out, err := Run(ctx, Request{Root: root, Query: "fix UserService.find_by_email", Backend: BackendLSP, MaxFiles: 5, Load: LoadOptions{NoHistory: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,6 +77,10 @@ type Session struct {
 	commitOnce sync.Once
 	commit     string
 
+	// history is the repository's recent version-control history (nil
+	// when there is none or it was not asked for).
+	history *githistory.Stats
+
 	// ignore is LoadOptions.Ignore, kept so that @reference searches
 	// skip what loading skipped.
 	ignore func(rel string, isDir bool) bool
@@ -118,17 +122,18 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 		}
 		return nil, err
 	}
-	if st := <-hist; st != nil && st.Commits > 0 {
+	st := <-hist
+	if st != nil && st.NumPrior() > 0 {
 		eng.Prior = make([]float64, len(facts.Files))
 		for i, f := range facts.Files {
 			eng.Prior[i] = st.Prior(f.Path)
 		}
 		eng.PriorDetail = func(f analyze.FileID) string {
-			return fmt.Sprintf("changed in %d of the last %d commits", st.Touches[facts.Files[f].Path], st.Commits)
+			return fmt.Sprintf("changed in %d of the last %d commits", st.Touches[facts.Files[f].Path], st.NumPrior())
 		}
 	}
 	logPhase(ctx, opt.Logger, "index", indexStart, "nodes", eng.Graph.NumNodes(), "graph_edges", eng.Graph.NumEdges())
-	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger,
+	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger, history: st,
 		index: opt.Index, tokens: newTokenStore(opt, root)}, nil
 }
 
@@ -175,12 +180,15 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	rr := s.resolveRefs(ctx, plan, req)
 	explicit := append(append([]expand.Explicit(nil), req.Explicit...), rr.explicit...)
 	expandStart := time.Now()
+	similar, similarDetail := s.similarCommits(plan)
 	res, err := s.Engine.Expand(ctx, plan, explicit, expand.Options{
-		Strategy: req.Strategy,
-		Depth:    req.Depth,
-		MaxFiles: req.MaxFiles,
-		NoTests:  req.NoTests,
-		Weights:  req.Weights,
+		Strategy:      req.Strategy,
+		Depth:         req.Depth,
+		MaxFiles:      req.MaxFiles,
+		NoTests:       req.NoTests,
+		Weights:       req.Weights,
+		Similar:       similar,
+		SimilarDetail: similarDetail,
 	})
 	if err != nil {
 		return nil, err
@@ -213,4 +221,21 @@ func (s *Session) plan(ctx context.Context, req Request) (*query.Plan, error) {
 		return p.Plan(ctx, req.Query)
 	}
 	return nil, fmt.Errorf("unknown planner %q: use heuristic or ollama", req.Planner)
+}
+
+// similarCommits is, per file, what past commits with messages like the
+// query say (see githistory.Stats.Similar); nil without history.
+func (s *Session) similarCommits(plan *query.Plan) ([]float64, []string) {
+	votes := s.history.Similar(plan.Terms)
+	if len(votes) == 0 {
+		return nil, nil
+	}
+	score := make([]float64, len(s.Facts.Files))
+	detail := make([]string, len(s.Facts.Files))
+	for i, f := range s.Facts.Files {
+		if v, ok := votes[f.Path]; ok {
+			score[i], detail[i] = v.Score, v.Best
+		}
+	}
+	return score, detail
 }
