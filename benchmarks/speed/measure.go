@@ -15,7 +15,8 @@ import (
 // sample is one timed command.
 type sample struct {
 	wall time.Duration
-	rss  int64 // peak resident set, KiB; 0 when unknown
+	cpu  time.Duration // user and system time, with the children waited for (go list, git)
+	rss  int64         // peak resident set, KiB; 0 when unknown
 	err  error
 }
 
@@ -33,6 +34,7 @@ func runCmd(ctx context.Context, timeout time.Duration, dir string, env []string
 	s := sample{wall: time.Since(start)}
 	if cmd.ProcessState != nil {
 		s.rss = maxRSS(cmd.ProcessState)
+		s.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	if ctx.Err() != nil {
 		s.err = fmt.Errorf("timed out after %v", timeout)
@@ -177,7 +179,7 @@ func report(name, what string, s sample) {
 		logf("%s: %s: failed: %v", name, what, s.err)
 		return
 	}
-	logf("%s: %s: %v, %d MiB", name, what, s.wall.Round(time.Millisecond), s.rss/1024)
+	logf("%s: %s: %v (CPU %v), %d MiB", name, what, s.wall.Round(time.Millisecond), s.cpu.Round(time.Millisecond), s.rss/1024)
 }
 
 // appendLine edits a file the way a small change does: a comment line

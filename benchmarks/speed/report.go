@@ -40,6 +40,14 @@ func dur(s sample, ok bool) string {
 	return fmt.Sprintf("%.0f s", s.wall.Seconds())
 }
 
+// cpuOf is the CPU time of a sample, or – when it failed.
+func cpuOf(s sample, ok bool) string {
+	if !ok || s.err != nil || s.cpu <= 0 {
+		return "–"
+	}
+	return dur(sample{wall: s.cpu}, true)
+}
+
 func mib(s sample) string {
 	if s.rss <= 0 {
 		return "–"
@@ -117,6 +125,15 @@ func markdown(e env, p peers, rs []*result) string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			r.name, r.lang, r.commit, r.files, r.lines, dur(c.cold, c.coldOK), dur(c.warm, c.warmOK), touched, edits,
 			mib(r.cold), r.cell(r.rgRan, c.rg, c.rgOK), r.cell(r.goplsRan, c.gopls, c.goplsOK), goplsRSS, r.cell(r.repomixRan, c.repomix, c.repoOK))
+	}
+
+	b.WriteString("\n## CPU time (user + system, children included)\n\n")
+	b.WriteString("Wall times on a busy machine stretch with the load; CPU time does much less. On these 2-CPU machines a run's wall time is at least its CPU time divided by 2.\n\n")
+	b.WriteString("| repository | cold | warm p50 | touch 5 | edit 5 | gopls refs (cold) | repomix |\n|---|--:|--:|--:|--:|--:|--:|\n")
+	for _, r := range rs {
+		c := r.cells()
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", r.name, cpuOf(c.cold, c.coldOK), cpuOf(c.warm, c.warmOK),
+			cpuOf(c.touched, c.touchedOK), cpuOf(c.edits, c.editsOK), cpuOf(c.gopls, c.goplsOK), cpuOf(c.repomix, c.repoOK))
 	}
 
 	b.WriteString("\n## Ratios against the peers (same run)\n\n")
