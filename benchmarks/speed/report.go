@@ -254,7 +254,8 @@ func writeChart(path string, rs []*result) error {
 		names[i] = r.name
 	}
 	p.NominalX(names...)
-	p.Y.Min, p.Y.Max = 0, 5.5
+	p.X.Min, p.X.Max = -0.7, float64(len(rs))-0.3 // room for the outer bars
+	p.Y.Min, p.Y.Max = 0, 7                        // room above 100 s for the legend
 	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{
 		{Value: 0, Label: "1 ms"}, {Value: 1, Label: "10 ms"}, {Value: 2, Label: "100 ms"},
 		{Value: 3, Label: "1 s"}, {Value: 4, Label: "10 s"}, {Value: 5, Label: "100 s"},
@@ -262,6 +263,6 @@ func writeChart(path string, rs []*result) error {
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.Add(plotter.NewGrid())
-	w := vg.Points(float64(160 + 110*len(rs)))
-	return p.Save(w, vg.Points(380), path)
+	w := vg.Points(float64(200 + 120*len(rs)))
+	return p.Save(w, vg.Points(420), path)
 }
