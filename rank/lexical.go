@@ -22,6 +22,12 @@ type Source interface {
 const (
 	bm25K1 = 1.2
 	bm25B  = 0.75
+	// bm25FileB normalises whole files for length more gently than
+	// symbols: a long file is long because it holds many symbols, not
+	// because it repeats itself, and the symbol-level score already
+	// rewards focused matches (dev split: hit@1 0.63 -> 0.64, all@5 0.77
+	// -> 0.78 against b = 0.75; 0.3 was worse).
+	bm25FileB = 0.5
 )
 
 // Field weights of a symbol document: a term in the symbol's own name
@@ -390,7 +396,7 @@ func (ix *Index) Score(terms []query.Term) *Lexical {
 			idf := bm25IDF(ix.nFileDocs, len(ps))
 			for _, p := range ps {
 				tf := float64(p.tf)
-				norm := bm25K1 * (1 - bm25B + bm25B*float64(ix.fileLen[p.doc])/math.Max(ix.avgFileLen, 1))
+				norm := bm25K1 * (1 - bm25FileB + bm25FileB*float64(ix.fileLen[p.doc])/math.Max(ix.avgFileLen, 1))
 				lx.File[p.doc] += t.Weight * idf * tf * (bm25K1 + 1) / (tf + norm)
 				lx.Matched[p.doc] = append(lx.Matched[p.doc], t.Text)
 			}
