@@ -77,16 +77,15 @@ type Session struct {
 // Open loads and indexes the repository at root.
 func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 	start := time.Now()
-	facts, err := Load(ctx, root, opt)
+	lctx, cancel := loadContext(ctx)
+	facts, err := Load(lctx, root, opt)
+	cancel()
 	if err != nil {
 		return nil, err
 	}
 	cache := newContentCache(facts)
-	eng, err := expand.NewEngine(ctx, facts, cache)
+	eng, err := newEngine(ctx, facts, cache)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("the time limit passed while indexing %s; raise --timeout", root)
-		}
 		return nil, err
 	}
 	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore}, nil
@@ -119,29 +118,49 @@ func Run(ctx context.Context, req Request) (*Output, error) {
 }
 
 // Query answers one query against the loaded repository.
+//
+// When ctx ends (a time limit), the stages still running finish within a
+// short grace period, or fall back to a bounded form of their work, and
+// the output is marked Partial (deadline.go): a limited run always has a
+// bundle.
 func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
-	plan, err := s.plan(ctx, req)
+	fctx, cancel := finishContext(ctx)
+	defer cancel()
+	plan, err := s.plan(fctx, req)
 	if err != nil {
 		return nil, err
 	}
-	rr := s.resolveRefs(ctx, plan, req)
+	rr := s.resolveRefs(fctx, plan, req)
 	explicit := append(append([]expand.Explicit(nil), req.Explicit...), rr.explicit...)
-	res, err := s.Engine.Expand(ctx, plan, explicit, expand.Options{
+	opts := expand.Options{
 		Strategy: req.Strategy,
 		Depth:    req.Depth,
 		MaxFiles: req.MaxFiles,
 		NoTests:  req.NoTests,
 		Weights:  req.Weights,
-	})
+	}
+	res, err := s.Engine.Expand(fctx, plan, explicit, opts)
+	cut := false
+	if err != nil && fctx.Err() != nil {
+		// One step from the seeds is a bounded amount of work.
+		opts.Depth = 1
+		res, err = s.Engine.Expand(context.WithoutCancel(ctx), plan, explicit, opts)
+		cut = true
+	}
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || ctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
+	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || cut || fctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
 	out.Notes = append(out.Notes, req.Notes...)
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
 	if req.Budget > 0 {
-		b, err := s.assemble(ctx, out, req)
+		b, err := s.assemble(fctx, out, req)
+		if err != nil && fctx.Err() != nil {
+			// Assembling is bounded by the ranked list and the budget.
+			out.Partial = true
+			b, err = s.assemble(context.WithoutCancel(ctx), out, req)
+		}
 		if err != nil {
 			return nil, err
 		}
