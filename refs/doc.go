@@ -20,7 +20,10 @@
 // by line as grep does, so no pattern can take more than linear time.
 // Patterns have a size cap; a line is matched on its first 8 KiB; results
 // are capped per file and in total; a search stops at its time and byte
-// budgets (marked Truncated); binary or oversized files are skipped.
+// budgets (marked Truncated); binary or oversized files are skipped. One
+// query runs at most 16 searches and fetches at most 8 pages (Options
+// MaxSearches, MaxFetches); further references of those kinds fail with
+// [ErrTooMany], so that no query can keep a run busy for hours.
 //
 // # Web pages
 //

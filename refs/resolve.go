@@ -23,6 +23,7 @@ var (
 	ErrBadPattern     = errors.New("invalid regular expression")
 	ErrNoMatches      = errors.New("no matches")
 	ErrNotSource      = errors.New("no source files there")
+	ErrTooMany        = errors.New("too many references of this kind in one query")
 )
 
 // Status is the outcome of resolving one reference.
@@ -63,6 +64,8 @@ type Options struct {
 	SearchTimeout     time.Duration // time one search may take; 0 means 10 s
 	MaxSuggestions    int           // 0 means 5
 	MaxDirFiles       int           // files listed for a directory reference; 0 means 200
+	MaxSearches       int           // @search and @grep references run per query; 0 means 16
+	MaxFetches        int           // @url references fetched per query; 0 means 8
 	Fetcher           Fetcher
 }
 
@@ -90,6 +93,8 @@ func (o Options) withDefaults() Options {
 	}
 	def(&o.MaxSuggestions, 5)
 	def(&o.MaxDirFiles, 200)
+	def(&o.MaxSearches, 16)
+	def(&o.MaxFetches, 8)
 	return o
 }
 
@@ -139,6 +144,9 @@ func Resolve(ctx context.Context, root string, files []string, refs []query.Ref,
 	opt = opt.withDefaults()
 	ix := newListing(files)
 	out := make([]Resolved, len(refs))
+	// Each search reads the repository and each fetch may wait for its
+	// time limit: a query holding hundreds of them would take hours.
+	searches, fetches := 0, 0
 	for i, ref := range refs {
 		r := &out[i]
 		r.Ref = ref
@@ -150,8 +158,16 @@ func Resolve(ctx context.Context, root string, files []string, refs []query.Ref,
 		case query.RefFile:
 			resolveFile(root, ix, ref, opt, r)
 		case query.RefSearch, query.RefGrep:
+			if searches++; searches > opt.MaxSearches {
+				r.fail(fmt.Errorf("%w: only the first %d @search and @grep references run", ErrTooMany, opt.MaxSearches))
+				continue
+			}
 			search(ctx, root, ix.sorted, ref, opt, r)
 		case query.RefURL:
+			if fetches++; fetches > opt.MaxFetches {
+				r.fail(fmt.Errorf("%w: only the first %d @url references are fetched", ErrTooMany, opt.MaxFetches))
+				continue
+			}
 			fetch(ctx, ref, opt, r)
 		case query.RefSymbol:
 			r.Status = StatusDeferred
