@@ -40,7 +40,14 @@ type Options struct {
 	Weights  rank.Weights
 	// MaxSpans caps the relevant spans reported per file (default 6).
 	MaxSpans int
+	// MaxVisits caps the symbols one strategy's walk reaches, which bounds
+	// its memory on huge graphs; 0 means DefaultMaxVisits. Reaching it
+	// adds a warning.
+	MaxVisits int
 }
+
+// DefaultMaxVisits is the default of Options.MaxVisits.
+const DefaultMaxVisits = 200_000
 
 // Explicit is a place an @reference resolved to: a file, optionally a line
 // range in it.
@@ -100,6 +107,9 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 	if opt.MaxSpans <= 0 {
 		opt.MaxSpans = 6
 	}
+	if opt.MaxVisits <= 0 {
+		opt.MaxVisits = DefaultMaxVisits
+	}
 	res := &Result{Plan: plan}
 	for _, s := range strategies {
 		res.Strategies = append(res.Strategies, s.Name)
@@ -126,10 +136,13 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 			MaxDepth:      depth,
 			Weights:       st.Weights,
 			FanoutDamping: true,
-			MaxVisits:     200_000,
+			MaxVisits:     opt.MaxVisits,
 		})
 		if err != nil {
 			return nil, err
+		}
+		if len(visits) >= opt.MaxVisits {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the %s walk stopped at its limit of %d symbols; code farther from the seeds was not considered", st.Name, opt.MaxVisits))
 		}
 		evidence = append(evidence, e.graphEvidence(visits)...)
 	}

@@ -142,7 +142,12 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 		s.FixedCommit = ch.commit
 	}
 	rep, err := diffmode.Map(ctx, s.Facts, ch.diff, ch.sources)
-	if err != nil {
+	mapCut := err != nil && ctx.Err() != nil
+	if mapCut {
+		// The time limit: the files mapped so far are followed, the rest
+		// are still shown in the diff.
+		rep.Notes = append(rep.Notes, "the time limit passed while mapping the diff to symbols; the files after that point are shown but not followed")
+	} else if err != nil {
 		return fmt.Errorf("mapping the diff to symbols: %w", err)
 	}
 	req := o.request(ch, rep)
@@ -150,6 +155,7 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 	if err != nil {
 		return err
 	}
+	out.Partial = out.Partial || mapCut
 	if !o.Quiet {
 		out.WriteNotes(io.Err)
 	}
