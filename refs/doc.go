@@ -11,7 +11,10 @@
 // suggestions; none makes it fail with the closest names. Paths that leave
 // the repository ("..", absolute paths outside it, symbolic links pointing
 // out) are refused outright, with no guessing. Binary and oversized files
-// are refused.
+// are refused, and so are paths the repository's ignore rules exclude
+// ([Options.Ignore]) and anything in git's own .git, which can hold the
+// credentials of a CI checkout: a query must not pull a git-ignored secret
+// into a bundle by naming it.
 //
 // # Searches
 //

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -60,6 +63,56 @@ func TestPerQueryCaps(t *testing.T) {
 		// The refused ones are the last of their kind.
 		if last := got[len(got)-1]; !errors.Is(last.Err, ErrTooMany) {
 			t.Errorf("the last URL was fetched: %v", last.Err)
+		}
+	}
+}
+
+// TestIgnoredRefused: a reference that names an ignored file or directory
+// exactly, or anything in git's own .git, is refused; other files load.
+func TestIgnoredRefused(t *testing.T) {
+	root, files, _ := testRepo(t)
+	for rel, data := range map[string]string{
+		".git/config":        "[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n",
+		"secrets/key.go":     "package secrets\n",
+		"ci.env":             "TOKEN=x\n",
+		"docs/README.md":     "# Docs\n",
+		"sub/.git":           "gitdir: ../.git/worktrees/sub\n",
+		".github/ci.yml":     "on: push\n",
+		"internal/gen.pb.go": "package internal\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ignore := func(rel string, isDir bool) bool {
+		return rel == "secrets" || strings.HasPrefix(rel, "secrets/") || strings.HasSuffix(rel, ".env")
+	}
+	for _, tt := range []struct {
+		ref     string
+		ignored bool
+	}{
+		{"@.git/config", true},
+		{"@./.git/config", true},
+		{"@.git/", true},
+		{"@sub/.git", true},
+		{"@secrets/key.go", true},
+		{"@secrets/", true},
+		{"@ci.env", true},
+		{"@docs/README.md", false},
+		{"@.github/ci.yml", false},
+		{"@internal/gen.pb.go", false},
+	} {
+		refs, _, errs := query.ParseRefs(tt.ref)
+		if len(errs) != 0 || len(refs) != 1 {
+			t.Fatalf("%s: %v", tt.ref, errs)
+		}
+		got := Resolve(t.Context(), root, files, refs, Options{Ignore: ignore})[0]
+		if errors.Is(got.Err, ErrIgnored) != tt.ignored {
+			t.Errorf("%s: status %s, err %v; want refused as ignored: %v", tt.ref, got.Status, got.Err, tt.ignored)
 		}
 	}
 }

@@ -24,6 +24,7 @@ var (
 	ErrNoMatches      = errors.New("no matches")
 	ErrNotSource      = errors.New("no source files there")
 	ErrTooMany        = errors.New("too many references of this kind in one query")
+	ErrIgnored        = errors.New("excluded by the repository's ignore rules")
 )
 
 // Status is the outcome of resolving one reference.
@@ -66,7 +67,12 @@ type Options struct {
 	MaxDirFiles       int           // files listed for a directory reference; 0 means 200
 	MaxSearches       int           // @search and @grep references run per query; 0 means 16
 	MaxFetches        int           // @url references fetched per query; 0 means 8
-	Fetcher           Fetcher
+	// Ignore, when set, is asked about a file or directory a reference
+	// names by its exact path (as analyze.WalkOptions.Ignore); what it
+	// ignores is refused with ErrIgnored. git's own .git is refused
+	// whatever it says: it can hold credentials.
+	Ignore  func(rel string, isDir bool) bool
+	Fetcher Fetcher
 }
 
 func (o Options) withDefaults() Options {

@@ -48,7 +48,7 @@ func (s *Session) resolveRefs(ctx context.Context, plan *query.Plan, req Request
 	uo := urlOptions()
 	uo.Disabled = uo.Disabled || req.NoNetwork
 	fetcher := urlfetch.New(uo)
-	out.results = refs.Resolve(ctx, s.Root, files, plan.Refs, refs.Options{Fetcher: fetcher})
+	out.results = refs.Resolve(ctx, s.Root, files, plan.Refs, refs.Options{Fetcher: fetcher, Ignore: s.ignore})
 	out.summary = refs.Summary(out.results)
 	for _, r := range out.results {
 		if r.Status == refs.StatusDeferred {
