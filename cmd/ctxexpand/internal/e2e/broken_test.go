@@ -1,4 +1,4 @@
-package pipeline_test
+package e2e
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
 )
 
 // TestBrokenInputs runs every scenario in testdata/broken through the
@@ -31,7 +33,7 @@ import (
 // Every run must also end in time, never panic, and print a JSON bundle
 // when asked for one.
 func TestBrokenInputs(t *testing.T) {
-	archives, err := filepath.Glob(filepath.Join(moduleRoot(t), "testdata", "broken", "*.txtar"))
+	archives, err := filepath.Glob(filepath.Join(clitest.ModuleRoot(t), "testdata", "broken", "*.txtar"))
 	if err != nil || len(archives) == 0 {
 		t.Fatalf("no scenarios in testdata/broken: %v", err)
 	}
@@ -51,8 +53,8 @@ func TestBrokenInputs(t *testing.T) {
 				t.Setenv(k, v)
 			}
 			dir := t.TempDir()
-			extract(t, dir, ar)
-			r := runCLI(t, append([]string{"--root", dir}, sc.args...)...)
+			clitest.Extract(t, dir, ar)
+			r := clitest.Run(t, append([]string{"--root", dir}, sc.args...)...)
 			sc.check(t, dir, ar, r)
 		})
 	}
@@ -129,42 +131,42 @@ func splitArgs(s string) []string {
 	return out
 }
 
-func (sc *scenario) check(t *testing.T, dir string, ar *txtar.Archive, r result) {
+func (sc *scenario) check(t *testing.T, dir string, ar *txtar.Archive, r clitest.Result) {
 	t.Helper()
-	checkSane(t, r)
-	if r.code != sc.exit {
-		t.Fatalf("exit %d, want %d\n%s", r.code, sc.exit, r)
+	clitest.CheckSane(t, r)
+	if r.Code != sc.exit {
+		t.Fatalf("exit %d, want %d\n%s", r.Code, sc.exit, r)
 	}
-	var doc bundleDoc
+	var doc clitest.Bundle
 	if slices.Contains(sc.args, "json") {
-		doc = parseBundle(t, r)
+		doc = clitest.ParseBundle(t, r)
 	}
 	for _, l := range sc.lines {
 		arg := l[1]
 		switch l[0] {
 		case "stderr", "!stderr", "stdout", "!stdout":
-			text := r.stderr
+			text := r.Stderr
 			if strings.HasSuffix(l[0], "stdout") {
-				text = r.stdout
+				text = r.Stdout
 			}
 			if strings.Contains(text, arg) == strings.HasPrefix(l[0], "!") {
 				t.Errorf("%s %q does not hold\n%s", l[0], arg, r)
 			}
 		case "file":
-			if !slices.Contains(doc.paths(), arg) {
-				t.Errorf("%s is not in the bundle; files %v\n%s", arg, doc.paths(), r)
+			if !slices.Contains(doc.Paths(), arg) {
+				t.Errorf("%s is not in the bundle; files %v\n%s", arg, doc.Paths(), r)
 			}
 		case "!file":
-			if slices.Contains(doc.paths(), arg) {
+			if slices.Contains(doc.Paths(), arg) {
 				t.Errorf("%s is in the bundle\n%s", arg, r)
 			}
 		case "files":
 			if n, _ := strconv.Atoi(arg); len(doc.Files) != n {
-				t.Errorf("%d files in the bundle, want %d: %v", len(doc.Files), n, doc.paths())
+				t.Errorf("%d files in the bundle, want %d: %v", len(doc.Files), n, doc.Paths())
 			}
 		case "first":
 			if len(doc.Files) == 0 || doc.Files[0].Path != arg {
-				t.Errorf("first file %v, want %s", doc.paths(), arg)
+				t.Errorf("first file %v, want %s", doc.Paths(), arg)
 			}
 		case "category":
 			for _, f := range doc.Files {
@@ -182,16 +184,6 @@ func (sc *scenario) check(t *testing.T, dir string, ar *txtar.Archive, r result)
 					t.Errorf("the run rewrote %s:\n%s", arg, got)
 				}
 			}
-		}
-	}
-}
-
-// checkSane fails on what no run may ever show: a panic, a Go stack.
-func checkSane(t *testing.T, r result) {
-	t.Helper()
-	for _, bad := range []string{"panic:", "goroutine ", "runtime error", "internal error"} {
-		if strings.Contains(r.stderr, bad) || strings.Contains(r.stdout, bad) {
-			t.Fatalf("the output shows %q\n%s", bad, r)
 		}
 	}
 }
@@ -215,7 +207,7 @@ func TestBrokenFiles(t *testing.T) {
 				for i := 0; b.Len() < 20<<20; i++ {
 					b.WriteString("func F" + strconv.Itoa(i) + "() int { return " + strconv.Itoa(i) + " }\n")
 				}
-				writeFile(t, dir, "huge.go", b.Bytes())
+				clitest.WriteFile(t, dir, "huge.go", b.Bytes())
 			},
 			notes: []string{"huge.go: skipped: larger than the file size limit"},
 		},
@@ -226,24 +218,24 @@ func TestBrokenFiles(t *testing.T) {
 				for i := range data {
 					data[i] = byte(i*7 + i/251)
 				}
-				writeFile(t, dir, "x.go", data)
+				clitest.WriteFile(t, dir, "x.go", data)
 			},
 			notes: []string{"x.go: skipped: binary content"},
 		},
 		{
 			name: "invalid UTF-8",
 			setup: func(t *testing.T, dir string) {
-				writeFile(t, dir, "utf.go", []byte("package small\n\n// caf\xe9 \xff\xfe\nfunc Latin() string { return \"\xc3\x28\" }\n"))
+				clitest.WriteFile(t, dir, "utf.go", []byte("package small\n\n// caf\xe9 \xff\xfe\nfunc Latin() string { return \"\xc3\x28\" }\n"))
 			},
 			notes: []string{"utf.go:3: syntax: illegal UTF-8 encoding (replaced for analysis)"},
 		},
 		{
 			name: "symbolic link loops",
 			setup: func(t *testing.T, dir string) {
-				mustSymlink(t, "a.go", filepath.Join(dir, "b.go"))
-				mustSymlink(t, "b.go", filepath.Join(dir, "a.go"))
-				mustSymlink(t, "..", filepath.Join(dir, "sub", "up"))
-				mustSymlink(t, "loopdir", filepath.Join(dir, "loopdir"))
+				clitest.MustSymlink(t, "a.go", filepath.Join(dir, "b.go"))
+				clitest.MustSymlink(t, "b.go", filepath.Join(dir, "a.go"))
+				clitest.MustSymlink(t, "..", filepath.Join(dir, "sub", "up"))
+				clitest.MustSymlink(t, "loopdir", filepath.Join(dir, "loopdir"))
 			},
 			notes: []string{"a.go: skipped: symbolic link not followed", "b.go: skipped: symbolic link not followed"},
 		},
@@ -262,8 +254,8 @@ func TestBrokenFiles(t *testing.T) {
 		{
 			name: "link to a device",
 			setup: func(t *testing.T, dir string) {
-				mustSymlink(t, "/dev/zero", filepath.Join(dir, "zero.go"))
-				mustSymlink(t, "/dev/stdin", filepath.Join(dir, "stdin.go"))
+				clitest.MustSymlink(t, "/dev/zero", filepath.Join(dir, "zero.go"))
+				clitest.MustSymlink(t, "/dev/stdin", filepath.Join(dir, "stdin.go"))
 			},
 			notes: []string{"zero.go: skipped: symbolic link not followed", "stdin.go: skipped: symbolic link not followed"},
 		},
@@ -272,50 +264,40 @@ func TestBrokenFiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			writeFile(t, dir, "go.mod", []byte("module example.com/small\n\ngo 1.22\n"))
-			writeFile(t, dir, "small.go", []byte(good))
+			clitest.WriteFile(t, dir, "go.mod", []byte("module example.com/small\n\ngo 1.22\n"))
+			clitest.WriteFile(t, dir, "small.go", []byte(good))
 			tt.setup(t, dir)
-			r := runCLI(t, "--root", dir, "--format", "json", "--budget", "3000", "fix Small")
+			r := clitest.Run(t, "--root", dir, "--format", "json", "--budget", "3000", "fix Small")
 			checkBrokenRun(t, r, tt.notes)
 		})
 	}
 }
 
-func checkBrokenRun(t *testing.T, r result, notes []string) {
+func checkBrokenRun(t *testing.T, r clitest.Result, notes []string) {
 	t.Helper()
-	checkSane(t, r)
-	if r.code != 0 {
-		t.Fatalf("exit %d, want 0\n%s", r.code, r)
+	clitest.CheckSane(t, r)
+	if r.Code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", r.Code, r)
 	}
-	doc := parseBundle(t, r)
-	if !slices.Contains(doc.paths(), "small.go") {
-		t.Errorf("small.go is not in the bundle: %v", doc.paths())
+	doc := clitest.ParseBundle(t, r)
+	if !slices.Contains(doc.Paths(), "small.go") {
+		t.Errorf("small.go is not in the bundle: %v", doc.Paths())
 	}
 	for _, n := range notes {
-		if !strings.Contains(r.stderr, n) {
+		if !strings.Contains(r.Stderr, n) {
 			t.Errorf("stderr lacks %q\n%s", n, r)
 		}
 	}
 }
 
-func mustSymlink(t *testing.T, target, link string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(target, link); err != nil {
-		t.Skipf("no symbolic links: %v", err)
-	}
-}
-
 // TestEmptyRepository: a directory with nothing in it is not an error.
 func TestEmptyRepository(t *testing.T) {
-	r := runCLI(t, "--root", t.TempDir(), "--format", "json", "fix Small")
-	checkSane(t, r)
-	if r.code != 0 || len(parseBundle(t, r).Files) != 0 {
+	r := clitest.Run(t, "--root", t.TempDir(), "--format", "json", "fix Small")
+	clitest.CheckSane(t, r)
+	if r.Code != 0 || len(clitest.ParseBundle(t, r).Files) != 0 {
 		t.Fatalf("want exit 0 and an empty bundle\n%s", r)
 	}
-	if want := "no Go or Rust source files found; nothing to analyse"; !strings.Contains(r.stderr, want) {
+	if want := "no Go or Rust source files found; nothing to analyse"; !strings.Contains(r.Stderr, want) {
 		t.Errorf("stderr lacks %q\n%s", want, r)
 	}
 }
@@ -329,12 +311,12 @@ func TestUnreadable(t *testing.T) {
 	dir := t.TempDir()
 	if os.Geteuid() == 0 {
 		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
-		dir = publicDir(t)
+		dir = clitest.PublicDir(t)
 	}
-	writeFile(t, dir, "go.mod", []byte("module example.com/small\n\ngo 1.22\n"))
-	writeFile(t, dir, "small.go", []byte("package small\n\n// Small is kept.\nfunc Small() int { return 1 }\n"))
-	writeFile(t, dir, "secret.go", []byte("package small\n\nconst Secret = \"UNREADABLE-MARKER\"\n"))
-	writeFile(t, dir, "closed/inner.go", []byte("package closed\n\nconst Inner = \"CLOSED-MARKER\"\n"))
+	clitest.WriteFile(t, dir, "go.mod", []byte("module example.com/small\n\ngo 1.22\n"))
+	clitest.WriteFile(t, dir, "small.go", []byte("package small\n\n// Small is kept.\nfunc Small() int { return 1 }\n"))
+	clitest.WriteFile(t, dir, "secret.go", []byte("package small\n\nconst Secret = \"UNREADABLE-MARKER\"\n"))
+	clitest.WriteFile(t, dir, "closed/inner.go", []byte("package closed\n\nconst Inner = \"CLOSED-MARKER\"\n"))
 	for p, mode := range map[string]os.FileMode{"secret.go": 0, "closed": 0} {
 		if err := os.Chmod(filepath.Join(dir, p), mode); err != nil {
 			t.Fatal(err)
@@ -342,19 +324,19 @@ func TestUnreadable(t *testing.T) {
 	}
 	t.Cleanup(func() { os.Chmod(filepath.Join(dir, "closed"), 0o755) })
 	args := []string{"--root", dir, "--format", "json", "--budget", "3000", "fix Small Secret Inner"}
-	var r result
+	var r clitest.Result
 	if cred != nil {
-		home := publicDir(t)
+		home := clitest.PublicDir(t)
 		if err := os.Chown(home, int(cred.Uid), int(cred.Gid)); err != nil {
 			t.Fatal(err)
 		}
-		r = execCLI(t, []string{"HOME=" + home, "GOCACHE=" + filepath.Join(home, "gocache"), "GOPATH=" + filepath.Join(home, "gopath"), "XDG_CACHE_HOME=" + home}, cred, args...)
+		r = clitest.Exec(t, []string{"HOME=" + home, "GOCACHE=" + filepath.Join(home, "gocache"), "GOPATH=" + filepath.Join(home, "gopath"), "XDG_CACHE_HOME=" + home}, cred, args...)
 	} else {
-		r = runCLI(t, args...)
+		r = clitest.Run(t, args...)
 	}
 	checkBrokenRun(t, r, []string{"secret.go: skipped: unreadable: open secret.go: permission denied", "closed: skipped: unreadable: permission denied"})
 	for _, marker := range []string{"UNREADABLE-MARKER", "CLOSED-MARKER"} {
-		if strings.Contains(r.stdout, marker) {
+		if strings.Contains(r.Stdout, marker) {
 			t.Errorf("the bundle holds %s", marker)
 		}
 	}

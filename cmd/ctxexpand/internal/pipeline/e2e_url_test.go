@@ -1,5 +1,9 @@
 package pipeline_test
 
+// The @url safety suite through the command line. It lives here, not with
+// the rest of the end-to-end suite (package e2e), because it needs the
+// test-only seam of export_test.go to play DNS and reach local servers.
+
 import (
 	"context"
 	"fmt"
@@ -7,105 +11,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/urlfetch"
 )
-
-// Markers planted in places no output may ever show.
-const (
-	outsideMarker = "OUTSIDE-SECRET-MARKER"
-	ignoredMarker = "IGNORED-SECRET-MARKER"
-	envMarker     = "ENV-SECRET-MARKER"
-	gitMarker     = "GIT-CREDENTIAL-MARKER"
-)
-
-// secretRepo writes a repository beside a directory outside it holding a
-// secret, with links from inside to it, git-ignored secrets inside, and a
-// git configuration holding a checkout's credential.
-func secretRepo(t *testing.T) string {
-	t.Helper()
-	base := t.TempDir()
-	root := filepath.Join(base, "repo")
-	writeFile(t, base, "outside/secret.go", []byte("package outside\n\nconst Token = \""+outsideMarker+"\"\n"))
-	writeFile(t, base, "outside/notes.md", []byte("# "+outsideMarker+"\n"))
-	writeFile(t, root, "go.mod", []byte("module example.com/sec\n\ngo 1.22\n"))
-	writeFile(t, root, "small.go", []byte("package sec\n\n// Small reads the token.\nfunc Small() string { return \"token\" }\n"))
-	writeFile(t, root, ".gitignore", []byte("secrets/\n*.env\n"))
-	writeFile(t, root, "secrets/key.go", []byte("package secrets\n\n// Key is the token.\nconst Key = \""+ignoredMarker+"\"\n"))
-	writeFile(t, root, "ci.env", []byte("TOKEN="+envMarker+"\n"))
-	writeFile(t, root, ".git/config", []byte("[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic "+gitMarker+"\n"))
-	writeFile(t, root, ".git/HEAD", []byte("ref: refs/heads/main\n"))
-	mustSymlink(t, filepath.Join("..", "outside", "secret.go"), filepath.Join(root, "link.go"))
-	mustSymlink(t, filepath.Join("..", "outside"), filepath.Join(root, "linkdir"))
-	mustSymlink(t, filepath.Join(base, "outside", "notes.md"), filepath.Join(root, "docs", "abs.md"))
-	return root
-}
-
-// TestSecretsNeverInOutput: references that climb out of the root with
-// "..", name absolute paths outside it, go through links pointing out,
-// name git-ignored files or git's own .git, or search for the secrets,
-// all leave the markers out of everything written, stdout and stderr.
-func TestSecretsNeverInOutput(t *testing.T) {
-	root := secretRepo(t)
-	outside := filepath.Join(filepath.Dir(root), "outside")
-	refs := []string{
-		"@../outside/secret.go",
-		"@" + filepath.Join(outside, "secret.go"),
-		"@" + root + "/../outside/secret.go",
-		"@link.go",
-		"@linkdir/secret.go",
-		"@linkdir/",
-		"@docs/abs.md",
-		"@../../../../../../etc/passwd",
-		"@/etc/passwd",
-		"@~/.ssh/id_rsa",
-		"@secrets/key.go",
-		"@secrets/",
-		"@ci.env",
-		"@key.go",
-		"@.git/config",
-		"@./.git/config",
-		"@.git/",
-		`@grep:"SECRET-MARKER"`,
-		`@grep:"(?i)token"`,
-		`@search:"MARKER"`,
-		"@Key",
-		"@outside.Token",
-		"@url:file://" + filepath.Join(outside, "secret.go"),
-	}
-	markers := []string{outsideMarker, ignoredMarker, envMarker, gitMarker}
-	for _, format := range []string{"json", "markdown"} {
-		for _, ref := range refs {
-			t.Run(format+"/"+ref, func(t *testing.T) {
-				r := runCLI(t, "--root", root, "--format", format, "--budget", "6000", "--no-network", "fix Small, the token reader "+ref)
-				checkSane(t, r)
-				if r.code != 0 {
-					t.Fatalf("exit %d\n%s", r.code, r)
-				}
-				for _, m := range markers {
-					if strings.Contains(r.stdout, m) || strings.Contains(r.stderr, m) {
-						t.Errorf("the output holds %s\n%s", m, r)
-					}
-				}
-				if !strings.Contains(r.stdout, "small.go") {
-					t.Errorf("small.go is missing; the run proves nothing\n%s", r)
-				}
-			})
-		}
-	}
-	// The query words alone (no reference) must not surface the ignored
-	// Key either.
-	r := runCLI(t, "--root", root, "--format", "json", "fix Key the secrets token")
-	if strings.Contains(r.stdout, ignoredMarker) || strings.Contains(r.stdout, "secrets/key.go") {
-		t.Errorf("an ignored file reached the bundle\n%s", r)
-	}
-}
 
 // counted is a local HTTP server that counts the requests reaching it.
 type counted struct {
@@ -180,22 +93,22 @@ func localNonPublic() (netip.Addr, bool) {
 func urlRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeFile(t, dir, "go.mod", []byte("module example.com/u\n\ngo 1.22\n"))
-	writeFile(t, dir, "u.go", []byte("package u\n\n// Fetch is here.\nfunc Fetch() int { return 1 }\n"))
+	clitest.WriteFile(t, dir, "go.mod", []byte("module example.com/u\n\ngo 1.22\n"))
+	clitest.WriteFile(t, dir, "u.go", []byte("package u\n\n// Fetch is here.\nfunc Fetch() int { return 1 }\n"))
 	return dir
 }
 
 // fetchRun runs one query with a @url reference and returns the run and
 // whether the reference loaded.
-func fetchRun(t *testing.T, root, rawURL string, extra ...string) (result, bool) {
+func fetchRun(t *testing.T, root, rawURL string, extra ...string) (clitest.Result, bool) {
 	t.Helper()
 	args := append([]string{"--root", root, "--format", "json", "--budget", "3000"}, extra...)
-	r := runCLI(t, append(args, "fix Fetch @url:"+rawURL)...)
-	checkSane(t, r)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r)
+	r := clitest.Run(t, append(args, "fix Fetch @url:"+rawURL)...)
+	clitest.CheckSane(t, r)
+	if r.Code != 0 {
+		t.Fatalf("exit %d\n%s", r.Code, r)
 	}
-	return r, strings.Contains(r.stderr, "ok       @url:")
+	return r, strings.Contains(r.Stderr, "ok       @url:")
 }
 
 // TestURLRefusedWithoutRequest: @url references to loopback, private,
@@ -238,7 +151,7 @@ func TestURLRefusedWithoutRequest(t *testing.T) {
 	if r, ok := fetchRun(t, root, "http://127.0.0.1:"+vport+"/control", "--no-network"); ok || victim.hits.Load() != 0 {
 		t.Fatalf("--no-network fetched\n%s", r)
 	}
-	if r, ok := fetchRun(t, root, "http://127.0.0.1:"+vport+"/control"); !ok || victim.hits.Load() != 1 || !strings.Contains(r.stdout, "SECRET-FROM-VICTIM") {
+	if r, ok := fetchRun(t, root, "http://127.0.0.1:"+vport+"/control"); !ok || victim.hits.Load() != 1 || !strings.Contains(r.Stdout, "SECRET-FROM-VICTIM") {
 		t.Fatalf("positive control: the loopback victim was not reached (hits %d)\n%s", victim.hits.Load(), r)
 	}
 	victim.hits.Store(0)
@@ -279,7 +192,7 @@ func TestURLRefusedWithoutRequest(t *testing.T) {
 	}
 	for _, u := range direct {
 		t.Run(u, func(t *testing.T) {
-			if r, ok := fetchRun(t, root, u); ok || strings.Contains(r.stdout, "SECRET-FROM") {
+			if r, ok := fetchRun(t, root, u); ok || strings.Contains(r.Stdout, "SECRET-FROM") {
 				t.Errorf("fetched\n%s", r)
 			}
 		})
@@ -305,7 +218,7 @@ func TestURLRefusedWithoutRequest(t *testing.T) {
 				http.Redirect(w, r, target, http.StatusFound)
 			})
 			r, ok := fetchRun(t, root, hop.URL+"/start")
-			if ok || strings.Contains(r.stdout, "SECRET-FROM") {
+			if ok || strings.Contains(r.Stdout, "SECRET-FROM") {
 				t.Errorf("fetched through the redirect\n%s", r)
 			}
 			if hop.hits.Load() != 1 {
@@ -323,63 +236,4 @@ func TestURLRefusedWithoutRequest(t *testing.T) {
 	} else {
 		t.Log("no non-public interface address here: the internal-service cases did not run")
 	}
-}
-
-// TestGrepStaysLinear: catastrophic-backtracking patterns over long lines
-// finish: Go's regexp is RE2, linear in the input. The bound is the
-// watchdog, far above the milliseconds this takes; BenchmarkReDoSPatterns
-// in package refs measures it.
-func TestGrepStaysLinear(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, dir, "go.mod", []byte("module example.com/r\n\ngo 1.22\n"))
-	writeFile(t, dir, "r.go", []byte("package r\n\n// Match is here.\nfunc Match() int { return 1 }\n"))
-	var data strings.Builder
-	for range 20 {
-		data.WriteString(strings.Repeat("a", 100_000) + "!\n")
-	}
-	writeFile(t, dir, "data.txt", []byte(data.String()))
-	for _, pat := range []string{`(a+)+$`, `(a|aa)*c`, `(.*a){25}`, `^(a?){30}a{30}$`, `(a*)*b`, `((a+)|(a+))+x`} {
-		r := runCLI(t, "--root", dir, "--format", "json", "fix Match @grep:\""+pat+"\"")
-		checkSane(t, r)
-		if r.code != 0 {
-			t.Errorf("%s: exit %d\n%s", pat, r.code, r)
-		}
-	}
-}
-
-// TestNoWriteOutsideOutput: a run writes nothing in the repository and
-// nothing but the --output file: the repository's listing, sizes, modes
-// and times are the same before and after.
-func TestNoWriteOutsideOutput(t *testing.T) {
-	root := secretRepo(t)
-	before := snapshot(t, root)
-	out := filepath.Join(t.TempDir(), "bundle.json")
-	r := runCLI(t, "--root", root, "--format", "json", "-o", out, "fix Small @grep:\"token\" @small.go")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r)
-	}
-	if _, err := os.Stat(out); err != nil {
-		t.Errorf("no output file: %v", err)
-	}
-	if after := snapshot(t, root); after != before {
-		t.Errorf("the run changed the repository:\nbefore:\n%s\nafter:\n%s", before, after)
-	}
-}
-
-// snapshot lists every path under root with its size and mode.
-func snapshot(t *testing.T, root string) string {
-	t.Helper()
-	var b strings.Builder
-	err := filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		fmt.Fprintf(&b, "%s %d %v %d\n", rel, info.Size(), info.Mode(), info.ModTime().UnixNano())
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }
