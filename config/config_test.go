@@ -46,6 +46,7 @@ test = 0.5
 generated = 0.1
 vendored = 0
 example = 0.25
+history = 0.1
 `
 
 func TestParseFull(t *testing.T) {
@@ -63,7 +64,7 @@ func TestParseFull(t *testing.T) {
 		Generated:     []string{"*_mock.go", "internal/gen/"},
 		SkipGenerated: true, SkipVendored: true,
 		Weights: rank.Weights{Seed: 1.5, Explicit: 2, Graph: 0.6, Lexical: 0.4, SymLexical: 0.3, Path: 0.2,
-			Test: 0.5, Generated: 0.1, Vendored: 0, Example: 0.25},
+			Test: 0.5, Generated: 0.1, Vendored: 0, Example: 0.25, History: 0.1},
 		File: "x.toml",
 	}
 	if diff := cmp.Diff(want, s, cmpopts.IgnoreUnexported(Settings{})); diff != "" {

@@ -63,6 +63,7 @@ type rawWeights struct {
 	Generated     *float64 `toml:"generated"`
 	Vendored      *float64 `toml:"vendored"`
 	Example       *float64 `toml:"example"`
+	History       *float64 `toml:"history"`
 }
 
 // byKey returns the [weights] values by key, nil for unset ones.
@@ -74,6 +75,7 @@ func (w *rawWeights) byKey() map[string]*float64 {
 		"seed": w.Seed, "explicit": w.Explicit, "graph": w.Graph, "lexical": w.Lexical,
 		"symbol_lexical": w.SymbolLexical, "path": w.Path, "test": w.Test,
 		"generated": w.Generated, "vendored": w.Vendored, "example": w.Example,
+		"history": w.History,
 	}
 }
 
@@ -181,6 +183,7 @@ type rawShape struct {
 		Generated     any `toml:"generated"`
 		Vendored      any `toml:"vendored"`
 		Example       any `toml:"example"`
+		History       any `toml:"history"`
 	} `toml:"weights"`
 }
 

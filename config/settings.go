@@ -106,6 +106,7 @@ var weightFields = []struct {
 	{"generated", func(w *rank.Weights) *float64 { return &w.Generated }, false},
 	{"vendored", func(w *rank.Weights) *float64 { return &w.Vendored }, false},
 	{"example", func(w *rank.Weights) *float64 { return &w.Example }, false},
+	{"history", func(w *rank.Weights) *float64 { return &w.History }, false},
 }
 
 // Keys lists every key of the file format, dotted, in the order ctxexpand

@@ -18,6 +18,10 @@ type Engine struct {
 	Graph *graph.Graph
 	Index *rank.Index
 	Names *rank.Names
+	// Prior is the per-file version-control prior (by FileID, 0..1) and
+	// PriorDetail its wording; both optional (see rank.CombineOptions).
+	Prior       []float64
+	PriorDetail func(analyze.FileID) string
 }
 
 // NewEngine builds the graph, the lexical index and the name index over
@@ -38,6 +42,10 @@ type Options struct {
 	MaxFiles int    // length of the ranked list; 0 means 30
 	NoTests  bool   // drop test files (explicit references stay)
 	Weights  rank.Weights
+	// Similar and SimilarDetail are the votes of past commits with
+	// messages like the query, per file (see rank.CombineOptions).
+	Similar       []float64
+	SimilarDetail []string
 	// MaxSpans caps the relevant spans reported per file (default 6).
 	MaxSpans int
 	// MaxVisits caps the symbols one strategy's walk reaches, which bounds
@@ -152,6 +160,10 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		Weights:      opt.Weights,
 		IncludeTests: plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug),
 		Display:      displayTerms(plan),
+		Prior:        e.Prior,
+		Similar:       opt.Similar,
+		SimilarDetail: opt.SimilarDetail,
+		PriorDetail:  e.PriorDetail,
 	})
 	res.Considered = len(ranked)
 	for _, fr := range ranked {

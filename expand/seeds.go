@@ -239,16 +239,17 @@ func (sb *seedBuilder) walkSeeds(st Strategy) []graph.Seed {
 		}
 	}
 	if st.LexicalSeeds > 0 {
-		// Tests and examples match a query's words as well as the code
-		// they exercise, but walking from them reaches everything they
-		// call: they do not seed unless the task is about tests.
+		// Test and example files match a query's words as well as the
+		// code they exercise, but walking from them reaches everything
+		// they call: they do not seed unless the task is about tests.
+		// (Unit tests inside a source file stay: they point at it.)
 		keep := func(s analyze.SymID) bool {
 			sym := &sb.e.Facts.Symbols[s]
 			if sb.testsWanted {
 				return true
 			}
 			cat := sb.e.Facts.Files[sym.File].Category
-			return !sym.Test && cat != analyze.CatTest && cat != analyze.CatExample
+			return cat != analyze.CatTest && cat != analyze.CatExample
 		}
 		for _, ls := range topSymbols(sb.lex.Sym, st.LexicalSeeds, keep) {
 			seeds = append(seeds, graph.Seed{Node: sb.e.Graph.SymNode(ls.sym), Score: st.LexicalSeedScale * ls.norm})

@@ -44,6 +44,13 @@ type Weights struct {
 	Seed, Explicit, Graph, Lexical, SymLexical, Path float64
 	// Category factors multiply the final score.
 	Test, Generated, Vendored, Example float64
+	// Commits weighs the votes of past commits whose messages resemble the
+	// query, for the files they changed (CombineOptions.Similar).
+	Commits float64
+	// History scales the version-control prior: a file's score is
+	// multiplied by 1 + History × prior, where prior (0..1) is its share of
+	// recent change (see CombineOptions.Prior).
+	History float64
 }
 
 // DefaultWeights are the weights used unless a strategy or configuration
@@ -52,6 +59,7 @@ type Weights struct {
 var DefaultWeights = Weights{
 	Seed: 1.0, Explicit: 2.0, Graph: 0.8, Lexical: 0.35, SymLexical: 0.35, Path: 0.25,
 	Test: 0.45, Generated: 0.3, Vendored: 0.2, Example: 0.5,
+	History: 0.2, Commits: 0.2,
 }
 
 // SymHit is a symbol of a ranked file that carries evidence, for choosing
@@ -81,6 +89,16 @@ type CombineOptions struct {
 	// "servic") into the word the user wrote ("service") for reasons;
 	// returning "" hides the term.
 	Display func(term string) string
+	// Similar, when set, holds per file (by FileID) the votes of similar
+	// past commits, 0..1, and SimilarDetail the subject of the most similar
+	// commit that changed the file.
+	Similar       []float64
+	SimilarDetail []string
+	// Prior, when set, holds per file (by FileID) how much of the recent
+	// change in the repository touched it, 0..1; PriorDetail says it in
+	// words for reasons ("changed in 7 of the last 500 commits").
+	Prior       []float64
+	PriorDetail func(analyze.FileID) string
 	// Fusion chooses how the evidence combines: FusionSum adds the
 	// normalised values, FusionRRF adds reciprocal ranks.
 	Fusion Fusion
@@ -204,7 +222,7 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 	for i := range facts.Files {
 		a := &accs[i]
 		fileLex, symLex, pathShare := raw[i][sigLex], raw[i][sigSymLex], raw[i][sigPath]
-		if !a.touched && fileLex == 0 && pathShare == 0 {
+		if !a.touched && fileLex == 0 && pathShare == 0 && (opt.Similar == nil || opt.Similar[i] == 0) {
 			continue
 		}
 		fr := FileRank{File: analyze.FileID(i), Path: facts.Files[i].Path, Explicit: a.explicit > 0}
@@ -235,8 +253,26 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 			add("symbol_lexical", w.SymLexical, val[i][sigSymLex], s.QualName(facts.Files[i].Lang))
 		}
 		add("path", w.Path, val[i][sigPath], facts.Files[i].Path)
+		if opt.Similar != nil && opt.Similar[i] > 0 {
+			detail := ""
+			if opt.SimilarDetail != nil {
+				detail = opt.SimilarDetail[i]
+			}
+			add("commits", w.Commits, opt.Similar[i], detail)
+		}
 		_ = symLex
 
+		if opt.Prior != nil && w.History > 0 && fr.Score > 0 {
+			if p := opt.Prior[i]; p > 0 {
+				f := 1 + w.History*p
+				detail := ""
+				if opt.PriorDetail != nil {
+					detail = opt.PriorDetail(analyze.FileID(i))
+				}
+				fr.Contribs = append(fr.Contribs, Contrib{What: "history", Value: round4(f), Detail: detail})
+				fr.Score *= f
+			}
+		}
 		factor := 1.0
 		switch facts.Files[i].Category {
 		case analyze.CatTest:
@@ -288,8 +324,8 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 func reasonsOf(fr FileRank) []string {
 	cs := append([]Contrib(nil), fr.Contribs...)
 	sort.SliceStable(cs, func(i, j int) bool {
-		if (cs[i].What == "category") != (cs[j].What == "category") {
-			return cs[j].What == "category" // a demotion is said last
+		if last(cs[i].What) != last(cs[j].What) {
+			return last(cs[j].What) // factors are said last
 		}
 		return cs[i].Value > cs[j].Value
 	})
@@ -308,12 +344,22 @@ func reasonsOf(fr FileRank) []string {
 			out = append(out, "best matching symbol "+c.Detail)
 		case "path":
 			out = append(out, "path matches the query")
+		case "commits":
+			out = append(out, "changed by a similar past commit: "+c.Detail)
 		case "category":
 			out = append(out, "demoted: "+strings.TrimSuffix(c.Detail, " (factor)"))
+		case "history":
+			if c.Detail != "" {
+				out = append(out, c.Detail)
+			}
 		}
 	}
 	return dedupe(out)
 }
+
+// last reports whether a contribution is a factor, said after the
+// evidence.
+func last(what string) bool { return what == "category" || what == "history" }
 
 func dedupe(xs []string) []string {
 	seen := map[string]bool{}

@@ -73,7 +73,7 @@ func (o *expandOptions) applyConfig(root string) (config.Settings, pipeline.Load
 	if err != nil {
 		return s, pipeline.LoadOptions{}, usageError{err}
 	}
-	return s, pipeline.LoadOptions{Ignore: m.Match, Generated: m.MatchGenerated, IgnoreProblems: m.Problems}, nil
+	return s, pipeline.LoadOptions{Ignore: m.Match, Generated: m.MatchGenerated, IgnoreProblems: m.Problems, NoHistory: o.NoHistory}, nil
 }
 
 // displayPath names a file relative to the working directory when it lies

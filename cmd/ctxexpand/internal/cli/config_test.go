@@ -167,12 +167,15 @@ func TestConfigErrors(t *testing.T) {
 		name, file string
 		args       []string
 		want       []string // in stderr
+		// hint: the usage hint follows (a flag is wrong), or not (the
+		// file is).
+		hint bool
 	}{
 		{"unknown key named with file and line", "budget = 1\nmax_file = 3\n", nil,
-			[]string{".ctxexpand.toml:2:1: unknown key \"max_file\" at the top level (did you mean \"max_files\"?)"}},
-		{"wrong type", "[weights]\nseed = \"high\"\n", nil, []string{".ctxexpand.toml:2:8: weights.seed: want a number, got a string"}},
-		{"bad value", "depth = 99\n", nil, []string{".ctxexpand.toml:1: depth: must be between 0"}},
-		{"missing --config", "", []string{"--config", "nope.toml"}, []string{"--config nope.toml: no such file"}},
+			[]string{".ctxexpand.toml:2:1: unknown key \"max_file\" at the top level (did you mean \"max_files\"?)"}, false},
+		{"wrong type", "[weights]\nseed = \"high\"\n", nil, []string{".ctxexpand.toml:2:8: weights.seed: want a number, got a string"}, false},
+		{"bad value", "depth = 99\n", nil, []string{".ctxexpand.toml:1: depth: must be between 0"}, false},
+		{"missing --config", "", []string{"--config", "nope.toml"}, []string{"--config nope.toml: no such file"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -194,6 +197,9 @@ func TestConfigErrors(t *testing.T) {
 					if !strings.Contains(errs, w) {
 						t.Errorf("%v: stderr %q does not contain %q", cmd, errs, w)
 					}
+				}
+				if hint := strings.Contains(errs, "--help"); hint != tt.hint {
+					t.Errorf("%v: usage hint printed: %v, want %v:\n%s", cmd, hint, tt.hint, errs)
 				}
 			}
 		})

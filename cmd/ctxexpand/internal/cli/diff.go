@@ -16,10 +16,6 @@ import (
 	"github.com/ctxexpand/ctxexpand/tokenize"
 )
 
-// diffShare is the share of the budget the diff itself may take; the
-// changed symbols and their context get the rest.
-const diffShare = 0.4
-
 // diffOptions are the flags of the diff command: which change to review,
 // and the expand command's output flags.
 type diffOptions struct {
@@ -139,7 +135,7 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 		return o.writeEmpty(io, ch)
 	}
 
-	s, err := pipeline.Open(ctx, ch.loadRoot, pipeline.LoadOptions{})
+	s, err := pipeline.Open(ctx, ch.loadRoot, pipeline.LoadOptions{Logger: io.Log})
 	if err != nil {
 		return err
 	}
@@ -181,34 +177,11 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 	return nil
 }
 
-// request turns the mapped change into a pipeline request: the changed
-// places pinned first, the change list and the diff leading the bundle.
+// request turns the mapped change into a pipeline request (see
+// pipeline.ReviewRequest) with the command's budget, format and tuning.
 func (o *diffOptions) request(ch *change, rep *diffmode.Report) pipeline.Request {
-	seeds, dropped := rep.Seeds(0)
-	var explicit []expand.Explicit
-	for _, sd := range seeds {
-		explicit = append(explicit, expand.Explicit{Path: sd.Path, StartLine: sd.Start, EndLine: sd.End, Reason: sd.Reason})
-	}
-	notes := append([]string(nil), ch.notes...)
-	notes = append(notes, rep.Notes...)
-	notes = append(notes, rep.Deleted()...)
-	if dropped > 0 {
-		notes = append(notes, fmt.Sprintf("%d more changed places were not pinned (the limit is %d); review a narrower range", dropped, diffmode.DefaultMaxSeeds))
-	}
-	var extras []pipeline.Extra
-	if sum := rep.Summary(); sum != "" {
-		extras = append(extras, pipeline.Extra{Kind: "changes", Title: ch.what, Content: sum})
-	}
-	secs, cutNote := diffmode.Sections(ch.diff, int(float64(o.Budget)*diffShare), tokenize.Estimate)
-	for _, sec := range secs {
-		extras = append(extras, pipeline.Extra{Kind: "diff", Title: sec.Title, Content: sec.Content, Lang: "diff"})
-	}
-	if cutNote != "" {
-		notes = append(notes, cutNote)
-	}
-	return pipeline.Request{
+	return pipeline.ReviewRequest(pipeline.Request{
 		Root:         ch.loadRoot,
-		Query:        rep.QueryText(ch.subjects),
 		Budget:       o.Budget,
 		MaxFiles:     o.MaxFiles,
 		Depth:        o.Depth,
@@ -216,17 +189,13 @@ func (o *diffOptions) request(ch *change, rep *diffmode.Report) pipeline.Request
 		Format:       o.Format,
 		Tokenizer:    o.Tokenizer,
 		NoTests:      o.NoTests,
-		NoNetwork:    true,
 		Planner:      o.Planner,
 		OllamaHost:   o.Ollama,
 		OllamaModel:  o.Model,
 		Truncation:   o.Truncate,
 		TokenMargin:  o.Margin,
 		ContextLines: o.Context,
-		Explicit:     explicit,
-		Extras:       extras,
-		Notes:        notes,
-	}
+	}, pipeline.Review{Diff: ch.diff, Report: rep, What: ch.what, Subjects: ch.subjects, Notes: ch.notes})
 }
 
 func parseLimits() diffmode.Options { return diffmode.Options{} }

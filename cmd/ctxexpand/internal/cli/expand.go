@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctxexpand/ctxexpand/analyze/lsp"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
@@ -42,10 +43,14 @@ type expandOptions struct {
 	// which flags the user set, for precedence over it (config.go).
 	Config  string
 	changed func(flag string) bool
+	Backend string
+	LSPCmd  string
+	// NoHistory leaves the version-control prior out of the ranking.
+	NoHistory bool
 }
 
 func newExpandOptions() *expandOptions {
-	return &expandOptions{Budget: 16000, MaxFiles: 30, Strategy: "auto", Format: "markdown", Tokenizer: "o200k"}
+	return &expandOptions{Budget: 16000, MaxFiles: 30, Strategy: "auto", Format: "markdown", Tokenizer: "o200k", Backend: pipeline.BackendBuiltin}
 }
 
 func (o *expandOptions) addFlags(cmd *cobra.Command) {
@@ -72,6 +77,10 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Model, "ollama-model", "", "model for --planner ollama (default $OLLAMA_MODEL)")
 	f.StringVar(&o.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any); flags override it")
 	o.changed = f.Changed
+	registerCompletions(cmd, map[string][]string{"format": bundleFormats, "tokenizer": tokenizers, "truncation": truncations, "planner": planners})
+	f.BoolVar(&o.NoHistory, "no-history", false, "rank without the version-control prior (how recently files changed)")
+	f.StringVar(&o.Backend, "backend", o.Backend, "analysis: builtin, or lsp (a language server; falls back to builtin if it fails)")
+	f.StringVar(&o.LSPCmd, "lsp-cmd", "", `language server command for --backend lsp (default "gopls" for Go, "rust-analyzer" for Rust)`)
 }
 
 func (o *expandOptions) validate() error {
@@ -96,6 +105,19 @@ func (o *expandOptions) validate() error {
 	case "heuristic", "ollama":
 	default:
 		return usagef("--planner must be heuristic or ollama, got %q", o.Planner)
+	}
+	switch o.Backend {
+	case pipeline.BackendBuiltin, pipeline.BackendLSP:
+	default:
+		return usagef("--backend must be builtin or lsp, got %q", o.Backend)
+	}
+	if o.LSPCmd != "" {
+		if o.Backend != pipeline.BackendLSP {
+			return usagef("--lsp-cmd needs --backend lsp")
+		}
+		if _, err := lsp.ParseCommand(o.LSPCmd); err != nil {
+			return usagef("--lsp-cmd: %v", err)
+		}
 	}
 	if strings.TrimSpace(o.Query) == "" {
 		return usageError{errNoQuery}
@@ -144,6 +166,7 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
+	load.Logger = io.Log
 	out, err := pipeline.Run(ctx, pipeline.Request{
 		Root:         root,
 		Query:        o.Query,
@@ -163,6 +186,8 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		OllamaModel:  o.Model,
 		Weights:      cfg.Weights,
 		Load:         load,
+		Backend:      o.Backend,
+		LSPCmd:       o.LSPCmd,
 	})
 	if err != nil {
 		return err

@@ -58,6 +58,7 @@ noticed and reloaded. Logs go to standard error. See docs/mcp.md.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Root, "root", "", "repository root (default: the first folder of $WORKSPACE_FOLDER_PATHS, else the nearest ancestor of the working directory holding go.mod, Cargo.toml or .git)")
 	f.StringVar(&opts.Tokenizer, "tokenizer", opts.Tokenizer, "token counter for budgets: o200k, cl100k or estimate")
+	registerCompletions(cmd, map[string][]string{"tokenizer": {"o200k", "cl100k", "estimate"}})
 	f.BoolVar(&opts.NoNetwork, "no-network", false, "never fetch @url references in queries")
 	f.BoolVar(&opts.NoTests, "no-tests", false, "leave test files out of the analysis")
 	f.DurationVar(&opts.Timeout, "timeout", 0, "limit on each tool call, loading included (e.g. 2m); 0 means none")
@@ -88,7 +89,7 @@ func (o *mcpOptions) run(ctx context.Context, io *IO) error {
 	srv, err := mcpserver.New(mcpserver.Options{
 		Root:          root,
 		Version:       strings.TrimPrefix(versionString(), "ctxexpand "),
-		Load:          pipeline.LoadOptions{SkipTests: o.NoTests, Logf: nil},
+		Load:          pipeline.LoadOptions{SkipTests: o.NoTests, Logger: io.Log},
 		Tokenizer:     o.Tokenizer,
 		NoNetwork:     o.NoNetwork,
 		Timeout:       o.Timeout,

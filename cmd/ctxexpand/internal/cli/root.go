@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ctxexpand/ctxexpand/config"
 )
 
 // IO is where a command reads and writes; tests pass buffers.
@@ -18,6 +21,9 @@ type IO struct {
 	Out, Err io.Writer
 	// ErrIsTerminal enables progress output on Err.
 	ErrIsTerminal bool
+	// Log receives the run's structured log (--verbose, verbose.go);
+	// nil when it is off.
+	Log *slog.Logger
 }
 
 // Main runs the command line and returns the exit code.
@@ -34,7 +40,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			msg = "ctxexpand: " + msg
 		}
 		fmt.Fprintln(stderr, msg)
-		if exitCode(err) == ExitUsage {
+		// A bad configuration file is fixed in the file, not on the
+		// command line: no usage hint.
+		if exitCode(err) == ExitUsage && !errors.Is(err, config.ErrInvalid) {
 			fmt.Fprintln(stderr, "Run 'ctxexpand --help' for usage.")
 		}
 	}
@@ -73,6 +81,7 @@ The query is free text. Inline references pin things explicitly:
 		},
 	}
 	opts.addFlags(root)
+	addVerboseFlag(root, io)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
@@ -83,6 +92,7 @@ The query is free text. Inline references pin things explicitly:
 	root.AddCommand(newConfigCmd(io))
 	root.AddCommand(newMCPCmd(io))
 	root.AddCommand(newDiffCmd(io))
+	root.AddCommand(newGraphCmd(io))
 	return root
 }
 

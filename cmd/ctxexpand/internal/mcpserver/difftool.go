@@ -2,26 +2,21 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
 
-// Limits of diff_context.
-const (
-	// maxChangedRanges caps the explicit places a diff pins; a larger
-	// diff pins its files' first ranges and says so.
-	maxChangedRanges = 400
-	// maxUntracked caps the untracked files a working-tree diff adds.
-	maxUntracked = 50
-	// diffReason is the reason of every place a diff pins.
-	diffReason = "changed in diff"
-)
+// maxUntracked caps the untracked files a working-tree diff adds.
+const maxUntracked = 50
 
 // DiffArgs are the arguments of diff_context.
 type DiffArgs struct {
@@ -57,11 +52,15 @@ Without arguments it reviews the working tree against HEAD (uncommitted and untr
 	})
 }
 
-// diffRange is what diff_context compares, in words and as git arguments.
+// diffRange is what diff_context compares, in words and for git.
 type diffRange struct {
-	args  []string // after "git diff"
-	label string   // "working tree against HEAD", "main..feature"
-	notes []string
+	rng   diffmode.Range // the commits git compares
+	label string         // "working tree against HEAD", "main..feature"
+	// base is the base commit, where the old side of files is read;
+	// subjects is the range whose commit subjects join the query ("" for
+	// none).
+	base, subjectsTo string
+	notes            []string
 	// workTree is set when the new side is the working tree.
 	workTree bool
 }
@@ -78,26 +77,32 @@ func resolveRange(ctx context.Context, root string, base, head string) (diffRang
 		if headErr != nil {
 			return diffRange{}, toolErrorf("the repository has no commit yet, so there is nothing to compare the working tree with; commit once, or give base")
 		}
-		return diffRange{args: []string{"HEAD"}, label: "working tree against HEAD", workTree: true}, nil
+		return diffRange{rng: diffmode.Range{Base: headCommit}, base: headCommit, label: "working tree against HEAD", workTree: true}, nil
 	case head == "":
-		if _, err := checkRev(ctx, root, "base", base); err != nil {
+		bc, err := checkRev(ctx, root, "base", base)
+		if err != nil {
 			return diffRange{}, err
 		}
-		return diffRange{args: []string{base}, label: "working tree against " + base, workTree: true}, nil
+		r := diffRange{rng: diffmode.Range{Base: bc}, base: bc, label: "working tree against " + base, workTree: true}
+		if headErr == nil {
+			r.subjectsTo = headCommit
+		}
+		return r, nil
 	}
 	hc, err := checkRev(ctx, root, "head", head)
 	if err != nil {
 		return diffRange{}, err
 	}
+	var bc string
 	if base == "" {
 		base = head + "^"
-		if _, err := checkRev(ctx, root, "base", base); err != nil {
+		if bc, err = checkRev(ctx, root, "base", base); err != nil {
 			return diffRange{}, toolErrorf("head %q has no parent commit to compare with; give base", head)
 		}
-	} else if _, err := checkRev(ctx, root, "base", base); err != nil {
+	} else if bc, err = checkRev(ctx, root, "base", base); err != nil {
 		return diffRange{}, err
 	}
-	r := diffRange{args: []string{base, head}, label: base + ".." + head}
+	r := diffRange{rng: diffmode.Range{Base: bc, Head: hc}, base: bc, subjectsTo: hc, label: base + ".." + head}
 	if headErr != nil || hc != headCommit {
 		r.notes = append(r.notes, fmt.Sprintf("the repository was analysed as it is on disk, not at %s: line numbers of the surrounding context may differ from that revision", head))
 	}
@@ -117,129 +122,65 @@ func (s *Server) diffContext(ctx context.Context, sess *pipeline.Session, in Dif
 	if err != nil {
 		return nil, err
 	}
-	// --relative: paths relative to the served root, which may be below
-	// the top of the git work tree; changes outside it are left out.
-	args := append([]string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "-U3", "--relative"}, rng.args...)
-	args = append(args, "--")
-	text, cut, err := git(ctx, sess.Root, maxDiffBytes, args...)
+	g := &diffmode.Git{Dir: sess.Root}
+	raw, err := g.Diff(ctx, rng.rng)
 	if err != nil {
 		return nil, toolErrorf("running git diff (%s): %v", rng.label, err)
 	}
-	files, probs := ParseUnified(string(text))
 	notes := rng.notes
-	if cut {
-		notes = append(notes, fmt.Sprintf("the diff is larger than %d MiB; the rest was not read", maxDiffBytes>>20))
-	}
-	if len(probs) > 0 {
-		notes = append(notes, fmt.Sprintf("%d part(s) of the diff could not be read (first: %v)", len(probs), probs[0]))
+	d, err := diffmode.ParseBytes(raw, diffmode.Options{})
+	if err != nil {
+		if d == nil {
+			return nil, toolErrorf("reading git's diff (%s): %v", rng.label, err)
+		}
+		notes = append(notes, fmt.Sprintf("part of the diff could not be read (%v); the files before it are reviewed", err))
 	}
 	if rng.workTree {
-		untracked, more, err := untrackedFiles(ctx, sess.Root)
+		files, more, unread, err := untrackedFiles(ctx, g, sess.Root)
 		if err != nil {
 			notes = append(notes, "untracked files could not be listed: "+err.Error())
 		}
-		files = append(files, untracked...)
+		d.Files = append(d.Files, files...)
+		notes = append(notes, unread...)
 		if more {
 			notes = append(notes, fmt.Sprintf("only the first %d untracked files are included", maxUntracked))
 		}
 	}
-	if len(files) == 0 {
+	if len(d.Files) == 0 {
 		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("No changes: the diff of the %s is empty. Give base (and head) to review committed changes, e.g. base=\"main\".", rng.label)}}}
 		return res, nil
 	}
-	explicit, extras, more := diffPlaces(sess, files)
-	if more > 0 {
-		notes = append(notes, fmt.Sprintf("the diff changes more places than the %d pinned; %d were left to ranking", maxChangedRanges, more))
+	sort.SliceStable(d.Files, func(i, j int) bool { return d.Files[i].Path() < d.Files[j].Path() })
+	rep, err := diffmode.Map(ctx, sess.Facts, d, diffmode.RevSource(g, rng.base))
+	if err != nil {
+		return nil, toolErrorf("mapping the diff to symbols: %v", err)
 	}
-	// Without a query the diff alone seeds the ranking: words such as
-	// "review" or "changes" would only add lexical noise.
-	query := strings.TrimSpace(in.Query)
-	req := pipeline.Request{
+	var subjects []string
+	if rng.subjectsTo != "" && rng.subjectsTo != rng.base {
+		subjects, _ = g.Subjects(ctx, rng.base, rng.subjectsTo, 10)
+	}
+	req := pipeline.ReviewRequest(pipeline.Request{
 		Root:      sess.Root,
-		Query:     query,
 		Budget:    a.budget,
 		MaxFiles:  a.maxFiles,
 		Strategy:  a.strategy,
 		Format:    a.format,
 		Tokenizer: s.opts.Tokenizer,
-		NoNetwork: true,
-		Explicit:  explicit,
-		Extras:    extras,
-	}
+	}, pipeline.Review{Diff: d, Report: rep, What: "the " + rng.label, Subjects: subjects, Words: in.Query, Notes: notes})
 	res, err := s.pagedBundle(ctx, sess, req, a.page, "diff_context")
 	if err != nil {
 		return nil, err
 	}
-	summary := fmt.Sprintf("diff: %s, %s.", rng.label, changeSummary(files))
+	summary := fmt.Sprintf("diff: %s, %s.", rng.label, changeSummary(d.Files))
 	res.Content = append(res.Content, &mcp.TextContent{Text: summary})
-	for _, n := range notes {
-		res.Content = append(res.Content, &mcp.TextContent{Text: "note: " + n + "."})
-	}
 	return res, nil
 }
 
-// diffPlaces maps the changed files to explicit places (each run of
-// changed lines in an analysed source file) and extras (each file's part
-// of the diff, in path order). It returns how many places were over the
-// cap.
-func diffPlaces(sess *pipeline.Session, files []FileDiff) ([]expand.Explicit, []pipeline.Extra, int) {
-	sort.SliceStable(files, func(i, j int) bool { return files[i].Path() < files[j].Path() })
-	var explicit []expand.Explicit
-	var extras []pipeline.Extra
-	over := 0
-	for i := range files {
-		f := &files[i]
-		title := diffTitle(f)
-		content := f.Text
-		if f.Binary {
-			content = "binary file changed\n"
-		}
-		extras = append(extras, pipeline.Extra{Kind: "diff", Title: title, Content: content, Lang: "diff"})
-		if f.NewPath == "" || f.Binary {
-			continue
-		}
-		if _, ok := sess.Facts.FileByPath(f.NewPath); !ok {
-			continue // not analysed source: the diff extra shows it
-		}
-		if f.OldPath == "" && len(f.Hunks) == 0 {
-			// An untracked file: all of it is new.
-			explicit, over = addPlace(explicit, over, expand.Explicit{Path: f.NewPath, Reason: "new file, not yet tracked by git"})
-			continue
-		}
-		for _, h := range f.Hunks {
-			for _, r := range h.Changed {
-				explicit, over = addPlace(explicit, over, expand.Explicit{Path: f.NewPath, StartLine: r.Start, EndLine: r.End, Reason: diffReason})
-			}
-		}
-	}
-	return explicit, extras, over
-}
-
-// diffTitle names a file's part of the diff; the bundle adds "(diff)".
-func diffTitle(f *FileDiff) string {
-	switch f.Status() {
-	case "added":
-		return "new file " + f.NewPath
-	case "deleted":
-		return "deleted file " + f.OldPath
-	case "renamed":
-		return "renamed " + f.OldPath + " → " + f.NewPath
-	}
-	return "changes to " + f.NewPath
-}
-
-func addPlace(list []expand.Explicit, over int, e expand.Explicit) ([]expand.Explicit, int) {
-	if len(list) >= maxChangedRanges {
-		return list, over + 1
-	}
-	return append(list, e), over
-}
-
 // changeSummary counts the files by status: "3 files changed (1 added)".
-func changeSummary(files []FileDiff) string {
-	by := map[string]int{}
+func changeSummary(files []diffmode.File) string {
+	by := map[diffmode.Status]int{}
 	for i := range files {
-		by[files[i].Status()]++
+		by[files[i].Status]++
 	}
 	s := fmt.Sprintf("%d file", len(files))
 	if len(files) != 1 {
@@ -247,7 +188,7 @@ func changeSummary(files []FileDiff) string {
 	}
 	s += " changed"
 	var parts []string
-	for _, st := range []string{"added", "deleted", "renamed"} {
+	for _, st := range []diffmode.Status{diffmode.Added, diffmode.Deleted, diffmode.Renamed, diffmode.Copied} {
 		if by[st] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", by[st], st))
 		}
@@ -259,21 +200,48 @@ func changeSummary(files []FileDiff) string {
 }
 
 // untrackedFiles lists the files git does not track yet (ignored files
-// excluded) as added files without hunks.
-func untrackedFiles(ctx context.Context, root string) ([]FileDiff, bool, error) {
-	out, _, err := git(ctx, root, 1<<20, "ls-files", "--others", "--exclude-standard", "-z", "--", ".")
+// excluded), at most maxUntracked, each as an added file whose every
+// line is new — what git diff shows once the file is added. Binary
+// files are marked binary; files that cannot be read (too large, not
+// regular) are left out with a note.
+func untrackedFiles(ctx context.Context, g *diffmode.Git, root string) (files []diffmode.File, more bool, notes []string, err error) {
+	paths, err := g.Untracked(ctx)
 	if err != nil {
-		return nil, false, err
+		return nil, false, nil, err
 	}
-	var files []FileDiff
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p == "" {
+	if len(paths) > maxUntracked {
+		paths, more = paths[:maxUntracked], true
+	}
+	for _, p := range paths {
+		f := diffmode.File{NewPath: p, Status: diffmode.Added, NewMode: "100644"}
+		data, err := analyze.ReadSource(root, p, 0)
+		switch {
+		case errors.Is(err, analyze.ErrBinary):
+			f.Binary = true
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("untracked file %s was left out: %v", p, err))
 			continue
+		default:
+			f.Hunks = addedHunks(string(data))
 		}
-		if len(files) == maxUntracked {
-			return files, true, nil
-		}
-		files = append(files, FileDiff{NewPath: p, Text: "new file " + p + " (untracked)\n"})
+		files = append(files, f)
 	}
-	return files, false, nil
+	return files, more, notes, nil
+}
+
+// addedHunks is the one hunk that adds text to an empty file, or none
+// for empty text.
+func addedHunks(text string) []diffmode.Hunk {
+	if text == "" {
+		return nil
+	}
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	noNewline := !strings.HasSuffix(text, "\n")
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	h := diffmode.Hunk{NewStart: 1, NewLines: len(lines)}
+	for _, l := range lines {
+		h.Lines = append(h.Lines, diffmode.Line{Op: diffmode.OpAdd, Text: l})
+	}
+	h.Lines[len(h.Lines)-1].NoNewline = noNewline
+	return []diffmode.Hunk{h}
 }

@@ -16,9 +16,11 @@
 //     to a file through the symbol graph, with the path that connects each
 //     (structured output).
 //   - diff_context {base?, head?, query?, budget?, format?, strategy?, max_files?, page?}:
-//     the bundle for reviewing a git diff: the hunks lead, the changed
-//     spans are pinned, and the impact strategy adds callers,
-//     implementations and tests.
+//     the bundle for reviewing a git diff, built as the diff command
+//     builds it (package diffmode maps the hunks to changed symbols,
+//     [pipeline.ReviewRequest] makes the request): the list of changes
+//     and the hunks lead, the changed symbols are pinned, and the impact
+//     strategy adds callers, implementations and tests.
 //
 // Every tool takes refresh?, which reloads the repository first.
 //

@@ -122,10 +122,10 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("diff_context: %v", tx)
 	}
 	for _, want := range []string{
-		"changes to " + editFile,
+		"modified method UserService.FindByEmail (" + editFile + ":",
 		"@@ -44,7 +44,7 @@ func (s *UserService) FindByEmail(",
 		"+\t\t" + editNew,
-		"Why: changed in diff",
+		"Why: " + changedReason,
 	} {
 		if !strings.Contains(tx[0], want) {
 			t.Errorf("diff_context: bundle lacks %q", want)

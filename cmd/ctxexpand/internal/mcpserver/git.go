@@ -10,10 +10,6 @@ import (
 	"strings"
 )
 
-// maxDiffBytes bounds the diff read from git; the rest is dropped with a
-// note (a bundle could not hold more anyway).
-const maxDiffBytes = 16 << 20
-
 // errNoGit marks a failure to run git at all.
 var errNoGit = errors.New("git is not available")
 

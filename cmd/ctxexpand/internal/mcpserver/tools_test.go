@@ -77,6 +77,30 @@ type bundleFile struct {
 	Content  string   `json:"content"`
 }
 
+// extras returns the contents of the bundle's extras of one kind.
+func (b jsonBundle) extras(kind string) []string {
+	var out []string
+	for _, e := range b.Extras {
+		if e.Kind == kind {
+			out = append(out, e.Content)
+		}
+	}
+	return out
+}
+
+// changedReason is the reason diff mode gives the changed method of the
+// scenario.
+const changedReason = "changed: modified method UserService.FindByEmail (internal/service/user.go:"
+
+func hasReasonPrefix(reasons []string, prefix string) bool {
+	for _, r := range reasons {
+		if strings.HasPrefix(r, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 func decodeBundle(t *testing.T, text string) jsonBundle {
 	t.Helper()
 	var b jsonBundle
@@ -361,13 +385,17 @@ func TestDiffContextWorkingTree(t *testing.T) {
 		t.Fatalf("error: %v", tx)
 	}
 	b := decodeBundle(t, tx[0])
-	if len(b.Extras) != 1 || b.Extras[0].Kind != "diff" || !strings.Contains(b.Extras[0].Content, "+\t\t"+editNew) {
+	diffs, changes := b.extras("diff"), b.extras("changes")
+	if len(b.Extras) != 2 || len(diffs) != 1 || !strings.Contains(diffs[0], "+\t\t"+editNew) {
 		t.Fatalf("the diff does not lead the bundle: %+v", b.Extras)
+	}
+	if len(changes) != 1 || !strings.HasPrefix(changes[0], changedReason[len("changed: "):]) {
+		t.Errorf("the list of changes does not name the changed method: %q", changes)
 	}
 	if len(b.Files) == 0 || b.Files[0].Path != editFile || !b.Files[0].Explicit {
 		t.Fatalf("first file is not the changed one: %+v", b.Files)
 	}
-	if !strings.Contains(b.Files[0].Content, editNew) || !slices.Contains(b.Files[0].Reasons, diffReason) {
+	if !strings.Contains(b.Files[0].Content, editNew) || !hasReasonPrefix(b.Files[0].Reasons, changedReason) {
 		t.Errorf("changed file lacks the change or the reason: %v", b.Files[0].Reasons)
 	}
 	var paths []string
@@ -424,8 +452,11 @@ func TestDiffContextCommits(t *testing.T) {
 			t.Fatalf("%v: %v", args, tx)
 		}
 		b := decodeBundle(t, tx[0])
-		if len(b.Extras) != 1 || !strings.Contains(b.Extras[0].Content, editNew) {
+		if diffs := b.extras("diff"); len(diffs) != 1 || !strings.Contains(diffs[0], editNew) {
 			t.Errorf("%v: extras %+v", args, b.Extras)
+		}
+		if !hasReasonPrefix(b.Files[0].Reasons, changedReason) {
+			t.Errorf("%v: the changed method is not pinned: %v", args, b.Files[0].Reasons)
 		}
 		if len(b.Files) == 0 || b.Files[0].Path != editFile {
 			t.Errorf("%v: files %+v", args, b.Files)
@@ -437,8 +468,11 @@ func TestDiffContextCommits(t *testing.T) {
 		t.Fatalf("working tree: %v", tx)
 	}
 	b := decodeBundle(t, tx[0])
-	if len(b.Extras) != 1 || b.Extras[0].Title != "new file "+newFile {
+	if diffs := b.extras("diff"); len(diffs) != 1 || !strings.Contains(diffs[0], "new file mode 100644") || !strings.Contains(diffs[0], "+func Audit(email string) string") {
 		t.Errorf("untracked file not in the diff: %+v", b.Extras)
+	}
+	if changes := b.extras("changes"); len(changes) != 1 || !strings.Contains(changes[0], "added func Audit ("+newFile+":") {
+		t.Errorf("the untracked file's function is not listed as added: %q", changes)
 	}
 	if len(b.Files) == 0 || b.Files[0].Path != newFile || !strings.Contains(b.Files[0].Content, "func Audit") {
 		t.Errorf("untracked file not pinned first: %+v", b.Files)

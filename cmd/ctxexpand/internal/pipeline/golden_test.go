@@ -39,7 +39,7 @@ func session(t testing.TB, name string) *Session {
 	if s, ok := sessions[name]; ok {
 		return s
 	}
-	s, err := Open(context.Background(), filepath.Join(repoRoot(t), "testdata", name), LoadOptions{})
+	s, err := Open(context.Background(), filepath.Join(repoRoot(t), "testdata", name), LoadOptions{NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestDeterministic(t *testing.T) {
 	root := filepath.Join(repoRoot(t), "testdata", "gosvc")
 	var outs [][]byte
 	for i := 0; i < 2; i++ {
-		s, err := Open(context.Background(), root, LoadOptions{})
+		s, err := Open(context.Background(), root, LoadOptions{NoHistory: true})
 		if err != nil {
 			t.Fatal(err)
 		}

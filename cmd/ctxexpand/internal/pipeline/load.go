@@ -3,7 +3,9 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/golang"
@@ -12,6 +14,9 @@ import (
 
 // LoadOptions configures Load.
 type LoadOptions struct {
+	// NoHistory leaves version-control history out of the ranking (for
+	// tests over trees inside another repository, whose history moves).
+	NoHistory bool
 	SkipTests bool
 	// Ignore is asked about every repository path before it is analysed.
 	Ignore func(rel string, isDir bool) bool
@@ -24,6 +29,17 @@ type LoadOptions struct {
 	// AllowNetwork lets the Go loader download missing modules.
 	AllowNetwork bool
 	Logf         func(format string, args ...any)
+	// Logger, when set, receives the structured log of the run (log.go);
+	// the Go loader's lines go to it when Logf is nil.
+	Logger *slog.Logger
+
+	// Backend is BackendBuiltin (the default when empty) or BackendLSP:
+	// ask a language server first and fall back to the built-in analysis,
+	// with a problem saying why, when it fails.
+	Backend string
+	// LSPCmd is the language server's command line for BackendLSP; empty
+	// means gopls for Go and rust-analyzer for Rust.
+	LSPCmd string
 }
 
 // loader is a language loader as the pipeline sees it.
@@ -34,7 +50,7 @@ type loader struct {
 
 var loaders = []loader{
 	{analyze.LangGo, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
-		return golang.Load(ctx, root, golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork, Logf: opt.Logf})
+		return golang.Load(ctx, root, golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork, Logf: loaderLogf(opt, analyze.LangGo)})
 	}},
 	{analyze.LangRust, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
 		return rust.Load(ctx, root, rust.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore})
@@ -46,6 +62,10 @@ var loaders = []loader{
 // recorded as a problem and the other languages still load. A repository
 // with neither Go nor Rust files gives empty facts and a problem saying so.
 func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
+	loadStart := time.Now()
+	if err := opt.checkBackend(); err != nil {
+		return nil, err
+	}
 	files, probs, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{Ignore: opt.Ignore})
 	if err != nil && len(files) == 0 {
 		if ctx.Err() != nil {
@@ -74,7 +94,9 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = l.load(ctx, root, opt)
+			start := time.Now()
+			results[i], errs[i] = loadLang(ctx, l, root, opt)
+			logPhase(ctx, opt.Logger, "load", start, append([]any{"lang", l.lang.String()}, factsAttrs(results[i])...)...)
 		}()
 	}
 	wg.Wait()
@@ -91,6 +113,7 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 	}
 	applyIgnoreRules(merged, opt)
 	merged.Normalize()
+	logPhase(ctx, opt.Logger, "load", loadStart, append([]any{"lang", "all"}, factsAttrs(merged)...)...)
 	return merged, nil
 }
 

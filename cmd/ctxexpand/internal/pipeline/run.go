@@ -3,12 +3,15 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/githistory"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/query/ollama"
 	"github.com/ctxexpand/ctxexpand/rank"
@@ -52,6 +55,10 @@ type Request struct {
 	Weights rank.Weights
 	// Load is how Run loads the repository (Session.Query ignores it).
 	Load LoadOptions
+
+	// Backend and LSPCmd choose the analysis, as in LoadOptions.
+	Backend string
+	LSPCmd  string
 }
 
 // Session is a loaded repository that answers queries.
@@ -69,26 +76,55 @@ type Session struct {
 	commitOnce sync.Once
 	commit     string
 
+	// history is the repository's recent version-control history (nil
+	// when there is none or it was not asked for).
+	history *githistory.Stats
+
 	// ignore is LoadOptions.Ignore, kept so that @reference searches
 	// skip what loading skipped.
 	ignore func(rel string, isDir bool) bool
+	// log is LoadOptions.Logger (log.go), for the phases of queries.
+	log *slog.Logger
 }
 
 // Open loads and indexes the repository at root.
 func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 	start := time.Now()
 	lctx, cancel := loadContext(ctx)
+	defer cancel()
+	hist := make(chan *githistory.Stats, 1)
+	go func() {
+		if opt.NoHistory {
+			hist <- nil
+			return
+		}
+		st, _ := githistory.Load(lctx, root, githistory.Options{})
+		hist <- st
+	}()
 	facts, err := Load(lctx, root, opt)
-	cancel()
 	if err != nil {
+		<-hist
 		return nil, err
 	}
 	cache := newContentCache(facts)
+	indexStart := time.Now()
 	eng, err := newEngine(ctx, facts, cache)
 	if err != nil {
+		<-hist
 		return nil, err
 	}
-	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore}, nil
+	st := <-hist
+	if st != nil && st.NumPrior() > 0 {
+		eng.Prior = make([]float64, len(facts.Files))
+		for i, f := range facts.Files {
+			eng.Prior[i] = st.Prior(f.Path)
+		}
+		eng.PriorDetail = func(f analyze.FileID) string {
+			return fmt.Sprintf("changed in %d of the last %d commits", st.Touches[facts.Files[f].Path], st.NumPrior())
+		}
+	}
+	logPhase(ctx, opt.Logger, "index", indexStart, "nodes", eng.Graph.NumNodes(), "graph_edges", eng.Graph.NumEdges())
+	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger, history: st}, nil
 }
 
 // Output is the result of one query.
@@ -110,7 +146,14 @@ type Output struct {
 
 // Run loads the repository and answers one query.
 func Run(ctx context.Context, req Request) (*Output, error) {
-	s, err := Open(ctx, req.Root, req.Load)
+	load := req.Load
+	if req.Backend != "" {
+		load.Backend = req.Backend
+	}
+	if req.LSPCmd != "" {
+		load.LSPCmd = req.LSPCmd
+	}
+	s, err := Open(ctx, req.Root, load)
 	if err != nil {
 		return nil, err
 	}
@@ -132,12 +175,16 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	}
 	rr := s.resolveRefs(fctx, plan, req)
 	explicit := append(append([]expand.Explicit(nil), req.Explicit...), rr.explicit...)
+	expandStart := time.Now()
+	similar, similarDetail := s.similarCommits(plan)
 	opts := expand.Options{
-		Strategy: req.Strategy,
-		Depth:    req.Depth,
-		MaxFiles: req.MaxFiles,
-		NoTests:  req.NoTests,
-		Weights:  req.Weights,
+		Strategy:      req.Strategy,
+		Depth:         req.Depth,
+		MaxFiles:      req.MaxFiles,
+		NoTests:       req.NoTests,
+		Weights:       req.Weights,
+		Similar:       similar,
+		SimilarDetail: similarDetail,
 	}
 	res, err := s.Engine.Expand(fctx, plan, explicit, opts)
 	cut := false
@@ -150,11 +197,13 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	logPhase(ctx, s.log, "expand", expandStart, "strategies", strings.Join(res.Strategies, "+"), "depth", res.Depth, "seeds", len(res.Seeds), "considered", res.Considered, "ranked", len(res.Files))
 	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || cut || fctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
 	out.Notes = append(out.Notes, req.Notes...)
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
 	if req.Budget > 0 {
+		bundleStart := time.Now()
 		b, err := s.assemble(fctx, out, req)
 		if err != nil && fctx.Err() != nil {
 			// Assembling is bounded by the ranked list and the budget.
@@ -164,6 +213,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 		if err != nil {
 			return nil, err
 		}
+		logPhase(ctx, s.log, "bundle", bundleStart, "format", req.Format, "tokens", b.TotalTokens, "budget", b.Budget, "files", len(b.Files))
 		out.Bundle = b.Output
 		out.BundleResult = b
 	}
@@ -180,4 +230,21 @@ func (s *Session) plan(ctx context.Context, req Request) (*query.Plan, error) {
 		return p.Plan(ctx, req.Query)
 	}
 	return nil, fmt.Errorf("unknown planner %q: use heuristic or ollama", req.Planner)
+}
+
+// similarCommits is, per file, what past commits with messages like the
+// query say (see githistory.Stats.Similar); nil without history.
+func (s *Session) similarCommits(plan *query.Plan) ([]float64, []string) {
+	votes := s.history.Similar(plan.Terms)
+	if len(votes) == 0 {
+		return nil, nil
+	}
+	score := make([]float64, len(s.Facts.Files))
+	detail := make([]string, len(s.Facts.Files))
+	for i, f := range s.Facts.Files {
+		if v, ok := votes[f.Path]; ok {
+			score[i], detail[i] = v.Score, v.Best
+		}
+	}
+	return score, detail
 }

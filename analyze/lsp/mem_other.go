@@ -1,0 +1,5 @@
+//go:build !linux
+
+package lsp
+
+func peakMemory(pid int) string { return "" }

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package lsp
+
+func processAlive(pid int) bool { return false }

@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// addVerboseFlag adds the root's persistent --verbose flag; when it is
+// set, every command's IO carries a logger that writes the phases of the
+// run as structured text records on stderr (never stdout).
+func addVerboseFlag(root *cobra.Command, io *IO) {
+	var verbose bool
+	root.PersistentFlags().BoolVar(&verbose, "verbose", false, "log each phase (load per language, index, expand, bundle) with its duration and counts on stderr")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if verbose {
+			io.Log = newLogger(io.Err)
+		}
+		return nil
+	}
+}
+
+// newLogger is the --verbose logger: slog's text format, Debug level
+// (the loaders' own progress lines included), times to the millisecond.
+func newLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{
+		Level: slog.LevelDebug,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && a.Key == slog.TimeKey {
+				return slog.String(slog.TimeKey, a.Value.Time().Format("15:04:05.000"))
+			}
+			if a.Value.Kind() == slog.KindDuration {
+				return slog.String(a.Key, a.Value.Duration().Round(time.Microsecond).String())
+			}
+			return a
+		},
+	}))
+}

@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestVerboseLogsPhases(t *testing.T) {
+	repo := writeRepo(t, smallRepo)
+	code, out, errs := run(t, "--verbose", "--files-only", "--root", repo, "fix token.Issue")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`level=INFO msg=loaded phase=load took=\S+ lang=go files=\d+ symbols=\d+ edges=\d+`),
+		regexp.MustCompile(`level=INFO msg=loaded phase=load took=\S+ lang=all files=\d+ `),
+		regexp.MustCompile(`level=DEBUG msg="golang: .*" phase=load lang=go`),
+		regexp.MustCompile(`level=INFO msg=indexed phase=index took=\S+ nodes=\d+ graph_edges=\d+`),
+		regexp.MustCompile(`level=INFO msg=expanded phase=expand took=\S+ strategies=focused depth=\d+ seeds=\d+ considered=\d+ ranked=\d+`),
+		regexp.MustCompile(`level=INFO msg=bundled phase=bundle took=\S+ format=markdown tokens=\d+ budget=16000 files=\d+`),
+	} {
+		if !want.MatchString(errs) {
+			t.Errorf("stderr lacks %v:\n%s", want, errs)
+		}
+	}
+	if strings.Contains(out, "level=") || !strings.HasPrefix(out, "token/token.go\n") {
+		t.Errorf("stdout is not the plain file list:\n%s", out)
+	}
+
+	// Off by default.
+	_, _, errs = run(t, "--files-only", "--root", repo, "fix token.Issue")
+	if strings.Contains(errs, "level=") {
+		t.Errorf("logs without --verbose:\n%s", errs)
+	}
+}
