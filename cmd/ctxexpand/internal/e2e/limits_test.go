@@ -100,6 +100,24 @@ func checkPartial(t *testing.T, r clitest.Result, format, timeout string) {
 	}
 }
 
+// TestTimeoutOtherEntryPoints: ctxexpand graph, and expansion through a
+// language server (--backend lsp, when gopls is installed), honour the
+// limit the same way: exit 3, a partial result, no hang.
+func TestTimeoutOtherEntryPoints(t *testing.T) {
+	root := bigRepo(t, 40, 2)
+	r := clitest.Run(t, "graph", "--root", root, "--timeout", "30ms", "fix Handle1_2")
+	clitest.CheckSane(t, r)
+	if r.Code != 3 || !strings.Contains(r.Stderr, "partial result") || r.Stdout == "" {
+		t.Errorf("graph: want exit 3, a drawing and the partial note\n%s", r)
+	}
+	if _, err := exec.LookPath("gopls"); err != nil {
+		t.Log("gopls is not installed: --backend lsp not tried")
+		return
+	}
+	r = clitest.Run(t, "--backend", "lsp", "--root", root, "--timeout", "200ms", "--format", "json", "fix Handle1_2")
+	checkPartial(t, r, "json", "200ms")
+}
+
 // TestDiffTimeoutPartial: the same for ctxexpand diff, whose mapping
 // stage runs between loading and the query.
 func TestDiffTimeoutPartial(t *testing.T) {
