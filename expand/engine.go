@@ -157,13 +157,13 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 	res.Seeds = sb.report()
 
 	ranked := rank.Combine(e.Facts, lex, evidence, rank.CombineOptions{
-		Weights:      opt.Weights,
-		IncludeTests: plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug),
-		Display:      displayTerms(plan),
-		Prior:        e.Prior,
+		Weights:       opt.Weights,
+		IncludeTests:  plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug),
+		Display:       displayTerms(plan),
+		Prior:         e.Prior,
 		Similar:       opt.Similar,
 		SimilarDetail: opt.SimilarDetail,
-		PriorDetail:  e.PriorDetail,
+		PriorDetail:   e.PriorDetail,
 	})
 	res.Considered = len(ranked)
 	for _, fr := range ranked {
