@@ -57,7 +57,13 @@ func (l *loader) loadTyped() {
 func (l *loader) loadUnit(u *unit) {
 	start := time.Now()
 	roots, err := l.list(u)
+	if err == nil {
+		err = listedNothing(roots)
+	}
 	if err != nil {
+		if l.ctx.Err() != nil {
+			return // the time limit; the load's own problem says so
+		}
 		msg := goListMessage(err)
 		for _, m := range u.mods {
 			l.reasons["module:"+m.dir] = "go list failed: " + msg
