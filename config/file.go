@@ -64,6 +64,7 @@ type rawWeights struct {
 	Vendored      *float64 `toml:"vendored"`
 	Example       *float64 `toml:"example"`
 	History       *float64 `toml:"history"`
+	Commits       *float64 `toml:"commits"`
 }
 
 // byKey returns the [weights] values by key, nil for unset ones.
@@ -75,7 +76,7 @@ func (w *rawWeights) byKey() map[string]*float64 {
 		"seed": w.Seed, "explicit": w.Explicit, "graph": w.Graph, "lexical": w.Lexical,
 		"symbol_lexical": w.SymbolLexical, "path": w.Path, "test": w.Test,
 		"generated": w.Generated, "vendored": w.Vendored, "example": w.Example,
-		"history": w.History,
+		"history": w.History, "commits": w.Commits,
 	}
 }
 
@@ -184,6 +185,7 @@ type rawShape struct {
 		Vendored      any `toml:"vendored"`
 		Example       any `toml:"example"`
 		History       any `toml:"history"`
+		Commits       any `toml:"commits"`
 	} `toml:"weights"`
 }
 

@@ -1,6 +1,7 @@
 package diffmode
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -80,7 +81,22 @@ func scanGo(src []byte) []Decl {
 			}
 		}
 	}
-	return sortDecls(out)
+	// Source cut short (a function missing its end, the parser's "_" for
+	// a name it never saw) must not give a backwards span or a phantom
+	// declaration: blank names go, a span without an end runs to the
+	// last line.
+	last := bytes.Count(src, []byte("\n")) + 1
+	kept := out[:0]
+	for _, d := range out {
+		if d.Name == "_" || d.Start < 1 || d.Start > last {
+			continue
+		}
+		if d.End < d.Start || d.End > last {
+			d.End = last
+		}
+		kept = append(kept, d)
+	}
+	return sortDecls(kept)
 }
 
 // recvName is the type name of a receiver: T for T, *T, T[K], *T[K, V].

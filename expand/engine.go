@@ -48,7 +48,14 @@ type Options struct {
 	SimilarDetail []string
 	// MaxSpans caps the relevant spans reported per file (default 6).
 	MaxSpans int
+	// MaxVisits caps the symbols one strategy's walk reaches, which bounds
+	// its memory on huge graphs; 0 means DefaultMaxVisits. Reaching it
+	// adds a warning.
+	MaxVisits int
 }
+
+// DefaultMaxVisits is the default of Options.MaxVisits.
+const DefaultMaxVisits = 200_000
 
 // Explicit is a place an @reference resolved to: a file, optionally a line
 // range in it.
@@ -108,6 +115,9 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 	if opt.MaxSpans <= 0 {
 		opt.MaxSpans = 6
 	}
+	if opt.MaxVisits <= 0 {
+		opt.MaxVisits = DefaultMaxVisits
+	}
 	res := &Result{Plan: plan}
 	for _, s := range strategies {
 		res.Strategies = append(res.Strategies, s.Name)
@@ -134,23 +144,26 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 			MaxDepth:      depth,
 			Weights:       st.Weights,
 			FanoutDamping: true,
-			MaxVisits:     200_000,
+			MaxVisits:     opt.MaxVisits,
 		})
 		if err != nil {
 			return nil, err
+		}
+		if len(visits) >= opt.MaxVisits {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the %s walk stopped at its limit of %d symbols; code farther from the seeds was not considered", st.Name, opt.MaxVisits))
 		}
 		evidence = append(evidence, e.graphEvidence(visits)...)
 	}
 	res.Seeds = sb.report()
 
 	ranked := rank.Combine(e.Facts, lex, evidence, rank.CombineOptions{
-		Weights:      opt.Weights,
-		IncludeTests: plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug),
-		Display:      displayTerms(plan),
-		Prior:        e.Prior,
+		Weights:       opt.Weights,
+		IncludeTests:  plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug),
+		Display:       displayTerms(plan),
+		Prior:         e.Prior,
 		Similar:       opt.Similar,
 		SimilarDetail: opt.SimilarDetail,
-		PriorDetail:  e.PriorDetail,
+		PriorDetail:   e.PriorDetail,
 	})
 	res.Considered = len(ranked)
 	for _, fr := range ranked {

@@ -270,7 +270,8 @@ func codeStyle(id string) bool {
 	if notCode[strings.ToLower(id)] {
 		return false
 	}
-	if i := strings.IndexByte(id, '_'); i > 0 && i < len(id)-1 {
+	// snake_case, with or without leading underscores (__log_rejection).
+	if core := strings.Trim(id, "_"); strings.Contains(core, "_") || (core != id && core != "") {
 		return true
 	}
 	lower, innerUpper := false, false

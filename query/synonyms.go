@@ -10,7 +10,7 @@ import "strings"
 const conceptGroups = `
 auth login session token credential password authenticate authorize jwt oauth signin logon authn authz
 db database store storage repository sql repo persist persistence
-http handler route endpoint api router request response rest
+http route endpoint api router request response rest
 middleware interceptor
 config settings options env configuration environment flags
 error err failure fail exception

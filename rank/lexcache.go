@@ -33,7 +33,7 @@ type IndexStore interface {
 
 // lexCodecVersion changes whenever tokenisation, weights or the encoding
 // below change, so that stored data of another version is never used.
-const lexCodecVersion = 1
+const lexCodecVersion = 2
 
 // fileTermsKey is what a file's statistics depend on: its path, its
 // content and the spans, kinds and names of its symbols.
@@ -96,8 +96,12 @@ func encodeFileTokens(ft *fileTokens, syms []analyze.SymID) []byte {
 	}
 	w := wire.NewWriter(256)
 	w.Float32(ft.flen)
-	paths := sortedBoolKeys(ft.path)
-	w.Strings(paths)
+	paths := sortedKeys(ft.path)
+	w.Uint(uint64(len(paths)))
+	for _, t := range paths {
+		w.String(t)
+		w.Float32(ft.path[t])
+	}
 	terms := sortedKeys(ft.file)
 	w.Uint(uint64(len(terms)))
 	for _, t := range terms {
@@ -125,8 +129,13 @@ func decodeFileTokens(data []byte, syms []analyze.SymID) (*fileTokens, error) {
 	ft := &fileTokens{ord: &orderedTokens{}}
 	o := ft.ord
 	ft.flen = r.Float32()
-	o.path = r.Strings()
 	n := r.Len(5)
+	o.path = make([]termWeight, 0, n)
+	for i := 0; i < n; i++ {
+		t := in.String(r)
+		o.path = append(o.path, termWeight{t, r.Float32()})
+	}
+	n = r.Len(5)
 	o.file = make([]termWeight, 0, n)
 	for i := 0; i < n; i++ {
 		t := in.String(r)
@@ -248,7 +257,7 @@ func decodeIndex(data []byte, facts *analyze.Facts) (*Index, error) {
 // terms sorted, symbols ascending.
 type orderedTokens struct {
 	file []termWeight
-	path []string
+	path []termWeight
 	syms []symTerms
 }
 
@@ -269,7 +278,10 @@ func (ft *fileTokens) ordered() *orderedTokens {
 	if ft.ord != nil {
 		return ft.ord
 	}
-	o := &orderedTokens{path: sortedBoolKeys(ft.path)}
+	o := &orderedTokens{}
+	for _, t := range sortedKeys(ft.path) {
+		o.path = append(o.path, termWeight{t, ft.path[t]})
+	}
 	for _, t := range sortedKeys(ft.file) {
 		o.file = append(o.file, termWeight{t, ft.file[t]})
 	}

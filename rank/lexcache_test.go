@@ -132,7 +132,7 @@ func TestDecodeIndexRejectsOtherFacts(t *testing.T) {
 // FuzzDecodeFileTokens checks that damaged records never panic.
 func FuzzDecodeFileTokens(f *testing.F) {
 	ft := &fileTokens{sym: map[analyze.SymID]map[string]float32{0: {"find": 3}}, file: map[string]float32{"find": 2},
-		path: map[string]bool{"service": true}, slen: map[analyze.SymID]float32{0: 3}, flen: 5}
+		path: map[string]float32{"service": 2}, slen: map[analyze.SymID]float32{0: 3}, flen: 5}
 	f.Add(encodeFileTokens(ft, []analyze.SymID{0}))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {

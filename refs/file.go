@@ -47,6 +47,13 @@ func resolveFile(root string, ix *listing, ref query.Ref, opt Options, r *Resolv
 	}
 	full := filepath.Join(root, filepath.FromSlash(clean))
 	if st, err := os.Stat(full); err == nil {
+		if ignored(clean, st.IsDir(), opt) {
+			// The listing leaves these out already; named exactly, they
+			// are refused, so that a query cannot pull a git-ignored
+			// secret or git's credentials into the bundle.
+			r.fail(fmt.Errorf("%s: %w (.gitignore, .ctxexpandignore, the configuration; git's own .git always)", ref.Value, ErrIgnored))
+			return
+		}
 		if st.IsDir() {
 			resolveDir(ix, clean, opt, r)
 			return
@@ -209,4 +216,15 @@ func resolveDir(ix *listing, dir string, opt Options, r *Resolved) {
 	}
 	r.Files = files
 	r.Status = StatusOK
+}
+
+// ignored reports whether a reference may not name the path: anything in
+// git's own .git, and whatever opt.Ignore ignores.
+func ignored(rel string, isDir bool, opt Options) bool {
+	for _, seg := range strings.Split(rel, "/") {
+		if strings.EqualFold(seg, ".git") {
+			return true
+		}
+	}
+	return opt.Ignore != nil && rel != "." && opt.Ignore(rel, isDir)
 }

@@ -23,6 +23,8 @@ var (
 	ErrBadPattern     = errors.New("invalid regular expression")
 	ErrNoMatches      = errors.New("no matches")
 	ErrNotSource      = errors.New("no source files there")
+	ErrTooMany        = errors.New("too many references of this kind in one query")
+	ErrIgnored        = errors.New("excluded by the repository's ignore rules")
 )
 
 // Status is the outcome of resolving one reference.
@@ -63,7 +65,14 @@ type Options struct {
 	SearchTimeout     time.Duration // time one search may take; 0 means 10 s
 	MaxSuggestions    int           // 0 means 5
 	MaxDirFiles       int           // files listed for a directory reference; 0 means 200
-	Fetcher           Fetcher
+	MaxSearches       int           // @search and @grep references run per query; 0 means 16
+	MaxFetches        int           // @url references fetched per query; 0 means 8
+	// Ignore, when set, is asked about a file or directory a reference
+	// names by its exact path (as analyze.WalkOptions.Ignore); what it
+	// ignores is refused with ErrIgnored. git's own .git is refused
+	// whatever it says: it can hold credentials.
+	Ignore  func(rel string, isDir bool) bool
+	Fetcher Fetcher
 }
 
 func (o Options) withDefaults() Options {
@@ -90,6 +99,8 @@ func (o Options) withDefaults() Options {
 	}
 	def(&o.MaxSuggestions, 5)
 	def(&o.MaxDirFiles, 200)
+	def(&o.MaxSearches, 16)
+	def(&o.MaxFetches, 8)
 	return o
 }
 
@@ -139,6 +150,9 @@ func Resolve(ctx context.Context, root string, files []string, refs []query.Ref,
 	opt = opt.withDefaults()
 	ix := newListing(files)
 	out := make([]Resolved, len(refs))
+	// Each search reads the repository and each fetch may wait for its
+	// time limit: a query holding hundreds of them would take hours.
+	searches, fetches := 0, 0
 	for i, ref := range refs {
 		r := &out[i]
 		r.Ref = ref
@@ -150,8 +164,16 @@ func Resolve(ctx context.Context, root string, files []string, refs []query.Ref,
 		case query.RefFile:
 			resolveFile(root, ix, ref, opt, r)
 		case query.RefSearch, query.RefGrep:
+			if searches++; searches > opt.MaxSearches {
+				r.fail(fmt.Errorf("%w: only the first %d @search and @grep references run", ErrTooMany, opt.MaxSearches))
+				continue
+			}
 			search(ctx, root, ix.sorted, ref, opt, r)
 		case query.RefURL:
+			if fetches++; fetches > opt.MaxFetches {
+				r.fail(fmt.Errorf("%w: only the first %d @url references are fetched", ErrTooMany, opt.MaxFetches))
+				continue
+			}
 			fetch(ctx, ref, opt, r)
 		case query.RefSymbol:
 			r.Status = StatusDeferred

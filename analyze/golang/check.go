@@ -97,7 +97,13 @@ func (l *loader) loadTyped() {
 func (l *loader) loadUnit(u *unit, ls listing) {
 	start := time.Now()
 	roots, err := ls.roots, ls.err
+	if err == nil {
+		err = listedNothing(roots)
+	}
 	if err != nil {
+		if l.ctx.Err() != nil {
+			return // the time limit; the load's own problem says so
+		}
 		msg := goListMessage(err)
 		for _, m := range u.mods {
 			l.reasons["module:"+m.dir] = "go list failed: " + msg

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,6 +40,7 @@ func (l *loader) list(u *unit) ([]*packages.Package, []analyze.Problem, error) {
 		Dir:     u.dir,
 		Env:     u.env,
 		Tests:   !l.opt.SkipTests,
+		Overlay: l.overlay,
 	}
 	pkgs, err := packages.Load(cfg, u.patterns...)
 	if u.modfile == nil {
@@ -229,4 +231,25 @@ func parsePos(pos, dir string) (file string, line int) {
 		file = filepath.Join(dir, file)
 	}
 	return file, line
+}
+
+// listedNothing returns the error of a go list run that listed no package
+// at all, only the pseudo-package go list reports a failure of the whole
+// run in (a go.work naming a missing module: "cannot load module gone
+// listed in go.work file"), so that the failure is reported as such
+// instead of every package going unlisted without a word.
+func listedNothing(roots []*packages.Package) error {
+	var msgs []string
+	for _, p := range roots {
+		if len(p.GoFiles) > 0 || len(p.CompiledGoFiles) > 0 || len(p.IgnoredFiles) > 0 || p.Name != "" {
+			return nil
+		}
+		for _, e := range p.Errors {
+			msgs = append(msgs, e.Msg)
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "\n"))
 }

@@ -71,6 +71,7 @@ type loader struct {
 	reasons  map[string]string // directory or module → why its files were not type-checked
 	results  []*pkgResult
 	problems []analyze.Problem
+	overlay  map[string][]byte // stubs for .go entries that are not regular files (special.go)
 
 	checkFull, checkDecl atomic.Int64 // time spent type-checking, for Logf
 
@@ -102,6 +103,9 @@ func (l *loader) run() *analyze.Facts {
 	l.opt.logf("golang: %d Go files listed in %v", len(files), time.Since(start).Round(time.Millisecond))
 
 	if !l.opt.SyntaxOnly && l.ctx.Err() == nil && len(files) > 0 {
+		var probs []analyze.Problem
+		l.overlay, probs = specialGoFiles(l.ctx, l.root, l.ignore)
+		l.problems = append(l.problems, probs...)
 		l.lay = discoverLayout(l.root, files, l.env)
 		l.loadTyped()
 	}

@@ -124,6 +124,11 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 		defer ch.cleanup()
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			// Whatever git said as it was stopped would mislead ("no
+			// commits yet", "signal: killed").
+			return fmt.Errorf("the time limit (--timeout %v) passed before the change was read; raise --timeout", o.Timeout)
+		}
 		return err
 	}
 	if len(ch.diff.Files) == 0 {
@@ -138,7 +143,12 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 		s.FixedCommit = ch.commit
 	}
 	rep, err := diffmode.Map(ctx, s.Facts, ch.diff, ch.sources)
-	if err != nil {
+	if err != nil && ctx.Err() != nil {
+		// The time limit: the files mapped so far are followed, the rest
+		// are still shown in the diff.
+		rep.Notes = append(rep.Notes, "the time limit passed while mapping the diff to symbols; the files after that point are shown but not followed")
+		s.Facts.Partial = true // the session serves this run only: its output is partial
+	} else if err != nil {
 		return fmt.Errorf("mapping the diff to symbols: %w", err)
 	}
 	req := o.request(ch, rep)

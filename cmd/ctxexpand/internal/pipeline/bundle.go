@@ -82,10 +82,11 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 		}
 		br.Files = append(br.Files, bf)
 	}
-	br.Notes = append(br.Notes, out.Notes...)
 	if out.Partial {
+		// First, so that the cap on notes never drops it.
 		br.Notes = append(br.Notes, "partial result: a time limit cut the analysis short")
 	}
+	br.Notes = append(br.Notes, out.Notes...)
 	return br, nil
 }
 

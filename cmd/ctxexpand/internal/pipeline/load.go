@@ -96,10 +96,10 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 		return loadIndexed(ctx, root, opt)
 	}
 	files, probs, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{Ignore: opt.Ignore})
-	if err != nil && len(files) == 0 && ctx.Err() != nil {
-		return timedOut(root), nil // deadline.go
-	}
 	if err != nil && len(files) == 0 {
+		if ctx.Err() != nil {
+			return stoppedEarly(root, probs), nil
+		}
 		return nil, fmt.Errorf("reading %s: %w", root, err)
 	}
 	present := map[analyze.Lang]bool{}

@@ -22,6 +22,12 @@ type Extra struct {
 	Lang    string
 }
 
+// urlOptions gives the options of the fetcher a query's @url references
+// go through (Disabled is set from the request). Only tests replace it
+// (export_test.go), to answer DNS and let the fetch reach a local server;
+// the fetcher's safety rests on the zero Options.
+var urlOptions = func() urlfetch.Options { return urlfetch.Options{} }
+
 // resolved is what the @references of a query came to.
 type resolved struct {
 	explicit []expand.Explicit
@@ -39,8 +45,10 @@ func (s *Session) resolveRefs(ctx context.Context, plan *query.Plan, req Request
 		return out
 	}
 	files, _, _ := analyze.ListFiles(ctx, s.Root, analyze.WalkOptions{AllFiles: true, Ignore: s.ignore})
-	fetcher := urlfetch.New(urlfetch.Options{Disabled: req.NoNetwork})
-	out.results = refs.Resolve(ctx, s.Root, files, plan.Refs, refs.Options{Fetcher: fetcher})
+	uo := urlOptions()
+	uo.Disabled = uo.Disabled || req.NoNetwork
+	fetcher := urlfetch.New(uo)
+	out.results = refs.Resolve(ctx, s.Root, files, plan.Refs, refs.Options{Fetcher: fetcher, Ignore: s.ignore})
 	out.summary = refs.Summary(out.results)
 	for _, r := range out.results {
 		if r.Status == refs.StatusDeferred {

@@ -96,16 +96,18 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 	if opt.Index != nil {
 		opt.state = &indexedState{}
 	}
+	lctx, cancel := loadContext(ctx)
+	defer cancel()
 	hist := make(chan *githistory.Stats, 1)
 	go func() {
 		if opt.NoHistory {
 			hist <- nil
 			return
 		}
-		st, _ := githistory.Load(ctx, root, githistory.Options{})
+		st, _ := githistory.Load(lctx, root, githistory.Options{})
 		hist <- st
 	}()
-	facts, err := Load(ctx, root, opt)
+	facts, err := Load(lctx, root, opt)
 	if err != nil {
 		<-hist
 		return nil, err
@@ -113,13 +115,10 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 	cache := newContentCache(facts)
 	indexStart := time.Now()
 	src, indexed := indexedSource(cache, opt, root, opt.state)
-	eng, err := expand.NewEngine(finishing(ctx), facts, src) // deadline.go
-	indexed(err == nil)
+	eng, err := newEngine(ctx, facts, src) // deadline.go
+	indexed(err == nil && !facts.Partial)
 	if err != nil {
 		<-hist
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("the time limit passed while indexing %s; raise --timeout", root)
-		}
 		return nil, err
 	}
 	st := <-hist
@@ -171,17 +170,23 @@ func Run(ctx context.Context, req Request) (*Output, error) {
 }
 
 // Query answers one query against the loaded repository.
+//
+// When ctx ends (a time limit), the stages still running finish within a
+// short grace period, or fall back to a bounded form of their work, and
+// the output is marked Partial (deadline.go): a limited run always has a
+// bundle.
 func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
-	ctx, late := afterLoad(ctx) // deadline.go
-	plan, err := s.plan(ctx, req)
+	fctx, cancel := finishContext(ctx)
+	defer cancel()
+	plan, err := s.plan(fctx, req)
 	if err != nil {
 		return nil, err
 	}
-	rr := s.resolveRefs(ctx, plan, req)
+	rr := s.resolveRefs(fctx, plan, req)
 	explicit := append(append([]expand.Explicit(nil), req.Explicit...), rr.explicit...)
 	expandStart := time.Now()
 	similar, similarDetail := s.similarCommits(plan)
-	res, err := s.Engine.Expand(ctx, plan, explicit, expand.Options{
+	opts := expand.Options{
 		Strategy:      req.Strategy,
 		Depth:         req.Depth,
 		MaxFiles:      req.MaxFiles,
@@ -189,18 +194,31 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 		Weights:       req.Weights,
 		Similar:       similar,
 		SimilarDetail: similarDetail,
-	})
+	}
+	res, err := s.Engine.Expand(fctx, plan, explicit, opts)
+	cut := false
+	if err != nil && fctx.Err() != nil {
+		// One step from the seeds is a bounded amount of work.
+		opts.Depth = 1
+		res, err = s.Engine.Expand(context.WithoutCancel(ctx), plan, explicit, opts)
+		cut = true
+	}
 	if err != nil {
 		return nil, err
 	}
 	logPhase(ctx, s.log, "expand", expandStart, "strategies", strings.Join(res.Strategies, "+"), "depth", res.Depth, "seeds", len(res.Seeds), "considered", res.Considered, "ranked", len(res.Files))
-	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || late, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
+	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || cut || fctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
 	out.Notes = append(out.Notes, req.Notes...)
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
 	if req.Budget > 0 {
 		bundleStart := time.Now()
-		b, err := s.assemble(ctx, out, req)
+		b, err := s.assemble(fctx, out, req)
+		if err != nil && fctx.Err() != nil {
+			// Assembling is bounded by the ranked list and the budget.
+			out.Partial = true
+			b, err = s.assemble(context.WithoutCancel(ctx), out, req)
+		}
 		if err != nil {
 			return nil, err
 		}
