@@ -60,6 +60,21 @@ const (
 // not in a git checkout, or a machine without git, gives empty stats and
 // no error; only a cancelled ctx is an error.
 func Load(ctx context.Context, root string, opt Options) (*Stats, error) {
+	opt = opt.withDefaults()
+	st := &Stats{Touches: map[string]int{}, PriorCommits: opt.PriorCommits}
+	out, err := gitLog(ctx, root, opt)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return st, nil // not a checkout, no git, no commits: no history
+	}
+	parse(out, opt.MaxFilesPerCommit, st)
+	return st, nil
+}
+
+// withDefaults fills the zero fields of Options.
+func (opt Options) withDefaults() Options {
 	if opt.MaxCommits <= 0 {
 		opt.MaxCommits = 3000
 	}
@@ -69,25 +84,21 @@ func Load(ctx context.Context, root string, opt Options) (*Stats, error) {
 	if opt.MaxFilesPerCommit <= 0 {
 		opt.MaxFilesPerCommit = 50
 	}
+	return opt
+}
+
+// gitLog runs the git log that Load parses (cache.go keeps its output).
+func gitLog(ctx context.Context, root string, opt Options) ([]byte, error) {
 	git := opt.Git
 	if git == "" {
 		git = "git"
 	}
-	st := &Stats{Touches: map[string]int{}, PriorCommits: opt.PriorCommits}
 	cmd := exec.CommandContext(ctx, git, "-C", root,
 		"-c", "core.quotePath=false", "-c", "diff.renames=false", "-c", "log.showSignature=false",
 		"log", "-n", fmt.Sprint(opt.MaxCommits), "--no-merges", "--name-only", "--no-color",
 		"--format=tformat:"+recordSep+"%s%n%b"+fieldSep, "--relative", "--", ".")
 	cmd.Env = append(cmd.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
-	out, err := cmd.Output()
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return st, nil // not a checkout, no git, no commits: no history
-	}
-	parse(out, opt.MaxFilesPerCommit, st)
-	return st, nil
+	return cmd.Output()
 }
 
 // parse reads the log written with the format of Load. Commits touching

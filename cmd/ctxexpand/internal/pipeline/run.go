@@ -104,7 +104,7 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 			hist <- nil
 			return
 		}
-		st, _ := githistory.Load(lctx, root, githistory.Options{})
+		st, _ := loadHistory(lctx, root, opt) // history.go
 		hist <- st
 	}()
 	facts, err := Load(lctx, root, opt)
