@@ -1,7 +1,7 @@
 # ctxexpand — build, demo, test, benchmark.
 GO        ?= go
 BIN       := bin/ctxexpand
-FUZZTIME  ?= 10s
+FUZZTIME  ?= 6s
 PKGS      := ./...
 
 .PHONY: all build demo test vet unit fuzz bench bench-quality clean
