@@ -1,7 +1,7 @@
 # ctxexpand — build, demo, test, benchmark.
 GO        ?= go
 BIN       := bin/ctxexpand
-FUZZTIME  ?= 10s
+FUZZTIME  ?= 6s
 PKGS      := ./...
 
 .PHONY: all build demo test vet unit fuzz bench bench-speed bench-quality clean
@@ -30,9 +30,9 @@ fuzz:
 	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	    echo "fuzz $$pkg $$t ($(FUZZTIME))"; \
-	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg > /dev/null; \
+	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg > fuzz.log 2>&1 || { cat fuzz.log; rm -f fuzz.log; exit 1; }; \
 	  done; \
-	done
+	done; rm -f fuzz.log
 
 # Speed and memory on real code (see benchmarks/README.md).
 bench: build

@@ -219,13 +219,13 @@ header:
 		var v string
 		switch {
 		case cut(l, "old mode ", &v):
-			f.OldMode = v
+			f.OldMode = strings.TrimSpace(v)
 		case cut(l, "new mode ", &v):
-			f.NewMode = v
+			f.NewMode = strings.TrimSpace(v)
 		case cut(l, "deleted file mode ", &v):
-			f.OldMode, deletedFile = v, true
+			f.OldMode, deletedFile = strings.TrimSpace(v), true
 		case cut(l, "new file mode ", &v):
-			f.NewMode, newFile = v, true
+			f.NewMode, newFile = strings.TrimSpace(v), true
 		case cut(l, "rename from ", &v), cut(l, "rename old ", &v):
 			renameFrom = v
 		case cut(l, "rename to ", &v), cut(l, "rename new ", &v):

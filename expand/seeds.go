@@ -39,17 +39,29 @@ type seedBuilder struct {
 }
 
 func (sb *seedBuilder) symSeed(s analyze.SymID, score float64, kind rank.EvidenceKind, source, why string) {
+	sb.symSeedOrder(s, score, kind, source, why, pinnedOrder)
+}
+
+// pinnedOrder places @Symbol references after the @file and @grep
+// references, whose positions come from the list expansion is given.
+const pinnedOrder = 1 << 20
+
+func (sb *seedBuilder) symSeedOrder(s analyze.SymID, score float64, kind rank.EvidenceKind, source, why string, order int) {
 	sym := &sb.e.Facts.Symbols[s]
 	sb.named = append(sb.named, graph.Seed{Node: sb.e.Graph.SymNode(s), Score: score})
-	sb.evidence = append(sb.evidence, rank.Evidence{File: sym.File, Sym: s, Kind: kind, Score: score, Reason: why})
+	sb.evidence = append(sb.evidence, rank.Evidence{File: sym.File, Sym: s, Kind: kind, Score: score, Reason: why, Order: order})
 	sb.seeds = append(sb.seeds, Seed{Label: sb.e.Graph.Label(sb.e.Graph.SymNode(s)), Path: sb.e.Facts.Files[sym.File].Path, Line: sym.DeclLine, Score: score, Source: source})
 }
 
 func (sb *seedBuilder) fileSeed(f analyze.FileID, score float64, kind rank.EvidenceKind, source, why string, walk bool) {
+	sb.fileSeedOrder(f, score, kind, source, why, walk, pinnedOrder)
+}
+
+func (sb *seedBuilder) fileSeedOrder(f analyze.FileID, score float64, kind rank.EvidenceKind, source, why string, walk bool, order int) {
 	if walk {
 		sb.named = append(sb.named, graph.Seed{Node: sb.e.Graph.FileNode(f), Score: score})
 	}
-	sb.evidence = append(sb.evidence, rank.Evidence{File: f, Sym: analyze.NoSym, Kind: kind, Score: score, Reason: why})
+	sb.evidence = append(sb.evidence, rank.Evidence{File: f, Sym: analyze.NoSym, Kind: kind, Score: score, Reason: why, Order: order})
 	sb.seeds = append(sb.seeds, Seed{Label: sb.e.Facts.Files[f].Path, Path: sb.e.Facts.Files[f].Path, Score: score, Source: source})
 }
 
@@ -202,13 +214,13 @@ func (sb *seedBuilder) areas(plan *query.Plan) {
 // explicit seeds the places @references resolved to.
 func (sb *seedBuilder) explicit(refs []Explicit) {
 	sb.explicitSpans = map[analyze.FileID][]Span{}
-	for _, r := range refs {
+	for order, r := range refs {
 		fid, ok := sb.e.Facts.FileByPath(r.Path)
 		if !ok {
 			continue
 		}
 		if r.StartLine <= 0 {
-			sb.fileSeed(fid, strengthExplicit, rank.EvExplicit, "explicit", r.Reason, true)
+			sb.fileSeedOrder(fid, strengthExplicit, rank.EvExplicit, "explicit", r.Reason, true, order)
 			continue
 		}
 		end := r.EndLine
@@ -216,11 +228,11 @@ func (sb *seedBuilder) explicit(refs []Explicit) {
 			end = r.StartLine
 		}
 		sb.explicitSpans[fid] = append(sb.explicitSpans[fid], Span{Start: r.StartLine, End: end, Symbol: r.Reason})
-		sb.fileSeed(fid, strengthExplicit, rank.EvExplicit, "explicit", r.Reason, false)
+		sb.fileSeedOrder(fid, strengthExplicit, rank.EvExplicit, "explicit", r.Reason, false, order)
 		for _, s := range sb.e.Facts.SymbolsIn(fid) {
 			sym := &sb.e.Facts.Symbols[s]
 			if sym.Start <= end && sym.End >= r.StartLine && sym.Kind != analyze.KindImpl && sym.Kind != analyze.KindModule {
-				sb.symSeed(s, strengthExplicit, rank.EvExplicit, "explicit", fmt.Sprintf("%s (in %s)", r.Reason, sb.e.Graph.Label(sb.e.Graph.SymNode(s))))
+				sb.symSeedOrder(s, strengthExplicit, rank.EvExplicit, "explicit", fmt.Sprintf("%s (in %s)", r.Reason, sb.e.Graph.Label(sb.e.Graph.SymNode(s))), order)
 			}
 		}
 	}

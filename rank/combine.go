@@ -36,6 +36,10 @@ type Evidence struct {
 	Kind   EvidenceKind
 	Score  float64 // 0..1
 	Reason string  // "seed UserService.FindByEmail (exact)", "called by Login (handlers.go)"
+	// Order ranks explicit evidence among itself: the position of the
+	// @reference in the query (lower first). Explicit files keep the order
+	// the user wrote them in.
+	Order int
 }
 
 // Weights of the evidence in the final score. The zero value means
@@ -76,9 +80,12 @@ type FileRank struct {
 	Path     string
 	Score    float64
 	Explicit bool
-	Contribs []Contrib
-	Reasons  []string // human-readable, strongest first
-	Symbols  []SymHit // best first
+	// ExplicitOrder is the position of the first @reference that named
+	// the file (meaningful when Explicit).
+	ExplicitOrder int
+	Contribs      []Contrib
+	Reasons       []string // human-readable, strongest first
+	Symbols       []SymHit // best first
 }
 
 // CombineOptions configures Combine.
@@ -128,6 +135,7 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 	type acc struct {
 		seed, explicit, graph float64
 		seedWhy, explicitWhy  string
+		order                 int
 		graphWhy              string
 		hits                  map[analyze.SymID]SymHit
 		reasons               []string
@@ -157,8 +165,11 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 				a.seed, a.seedWhy = e.Score, e.Reason
 			}
 		case EvExplicit:
+			if a.explicit == 0 || e.Order < a.order {
+				a.order, a.explicitWhy = e.Order, e.Reason
+			}
 			if e.Score > a.explicit {
-				a.explicit, a.explicitWhy = e.Score, e.Reason
+				a.explicit = e.Score
 			}
 		case EvGraph:
 			if e.Score > a.graph {
@@ -225,7 +236,7 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 		if !a.touched && fileLex == 0 && pathShare == 0 && (opt.Similar == nil || opt.Similar[i] == 0) {
 			continue
 		}
-		fr := FileRank{File: analyze.FileID(i), Path: facts.Files[i].Path, Explicit: a.explicit > 0}
+		fr := FileRank{File: analyze.FileID(i), Path: facts.Files[i].Path, Explicit: a.explicit > 0, ExplicitOrder: a.order}
 		add := func(what string, weight, v float64, detail string) {
 			if v <= 0 || weight <= 0 {
 				return
@@ -311,6 +322,9 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 	sort.SliceStable(out, func(x, y int) bool {
 		if out[x].Explicit != out[y].Explicit {
 			return out[x].Explicit
+		}
+		if out[x].Explicit && out[x].ExplicitOrder != out[y].ExplicitOrder {
+			return out[x].ExplicitOrder < out[y].ExplicitOrder
 		}
 		if out[x].Score != out[y].Score {
 			return out[x].Score > out[y].Score

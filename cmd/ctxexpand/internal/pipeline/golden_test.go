@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -250,4 +251,76 @@ func TestGoldenBundles(t *testing.T) {
 			checkGolden(t, "gosvc_find_by_email_3000."+format, string(out.Bundle))
 		})
 	}
+}
+
+// TestExplicitReferencesLeadAndExpand: @file#L and @grep references come
+// first, their ranges are the spans shown, and expansion still walks from
+// them to files no reference named.
+func TestExplicitReferencesLeadAndExpand(t *testing.T) {
+	for _, tc := range []struct {
+		repo, query, file, grepFile, expanded string
+	}{
+		{"gosvc", `@internal/auth/token.go#L20-40 @grep:"ErrUserNotFound" why does login reject fresh tokens`,
+			"internal/auth/token.go", "internal/service/errors.go", "internal/models/session.go"},
+		{"rustsvc", `@src/store/mod.rs#L1-30 @grep:"normalize_email" lookups miss users`,
+			"src/store/mod.rs", "src/util.rs", "src/store/memory.rs"},
+	} {
+		t.Run(tc.repo, func(t *testing.T) {
+			s := session(t, tc.repo)
+			out, err := s.Query(context.Background(), Request{Query: tc.query, Budget: 8000, Format: "json", Tokenizer: "o200k", NoNetwork: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var explicit, implicit []string
+			seenImplicit := false
+			for _, f := range out.Result.Files {
+				if f.Explicit {
+					if seenImplicit {
+						t.Errorf("explicit %s ranks after an implicit file", f.Path)
+					}
+					explicit = append(explicit, f.Path)
+				} else {
+					seenImplicit = true
+					implicit = append(implicit, f.Path)
+				}
+			}
+			if len(explicit) == 0 || explicit[0] != tc.file {
+				t.Errorf("explicit files = %v, want %s first", explicit, tc.file)
+			}
+			if !contains(explicit, tc.grepFile) {
+				t.Errorf("explicit files = %v, want the @grep match %s among them", explicit, tc.grepFile)
+			}
+			if !contains(implicit, tc.expanded) {
+				t.Errorf("implicit files = %v, want %s reached by expansion", implicit, tc.expanded)
+			}
+			for _, f := range out.Result.Files {
+				if f.Path == tc.file && (len(f.Spans) == 0 || f.Spans[0].Start > 40) {
+					t.Errorf("%s spans = %+v, want the referenced lines first", f.Path, f.Spans)
+				}
+			}
+			// In the bundle, the referenced file is the first file section.
+			var doc struct {
+				Files []struct {
+					Path     string `json:"path"`
+					Explicit bool   `json:"explicit"`
+					Included bool   `json:"included"`
+				} `json:"files"`
+			}
+			if err := json.Unmarshal(out.Bundle, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if len(doc.Files) == 0 || doc.Files[0].Path != tc.file || !doc.Files[0].Included {
+				t.Errorf("first bundle file = %+v, want %s included", doc.Files[:min(1, len(doc.Files))], tc.file)
+			}
+		})
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
