@@ -23,7 +23,8 @@ import (
 // files are read and tokenised again, and the merge is redone.
 
 // IndexStore keeps lexical index data between runs. Keys are opaque; the
-// whole index is stored for the Source's current facts.
+// whole index is stored for the Source's current facts. The per-file
+// methods are called from several goroutines at once.
 type IndexStore interface {
 	LoadLexicalIndex() ([]byte, bool)
 	StoreLexicalIndex(data []byte)

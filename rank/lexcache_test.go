@@ -3,6 +3,7 @@ package rank
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,6 +15,7 @@ import (
 // memStore is an IndexStore in memory that counts what it was asked.
 type memStore struct {
 	Source
+	mu        sync.Mutex
 	whole     []byte
 	files     map[[32]byte][]byte
 	fileHits  int
@@ -30,6 +32,8 @@ func (m *memStore) LoadLexicalIndex() ([]byte, bool) {
 }
 func (m *memStore) StoreLexicalIndex(data []byte) { m.whole = data }
 func (m *memStore) LoadFileTerms(k [32]byte) ([]byte, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	d, ok := m.files[k]
 	if ok {
 		m.fileHits++
@@ -38,7 +42,11 @@ func (m *memStore) LoadFileTerms(k [32]byte) ([]byte, bool) {
 	}
 	return d, ok
 }
-func (m *memStore) StoreFileTerms(k [32]byte, d []byte) { m.files[k] = d }
+func (m *memStore) StoreFileTerms(k [32]byte, d []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.files[k] = d
+}
 
 // scores renders every query's lexical evidence exactly.
 func scores(ix *Index) string {
