@@ -68,6 +68,11 @@ func ParseRefs(text string) (refs []Ref, clean string, errs []error) {
 		if end <= i { // not a reference at all ("@ ", "@@")
 			continue
 		}
+		// A reference ends on a character boundary, so that neither it nor
+		// the text left behind holds half of a multi-byte character.
+		for end < len(text) && !utf8.RuneStart(text[end]) {
+			end++
+		}
 		if err != nil {
 			errs = append(errs, &RefError{Offset: i, Raw: text[i:end], Msg: err.Error()})
 		} else {
