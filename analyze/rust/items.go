@@ -13,12 +13,8 @@ func (x *extractor) function(n *sitter.Node, hasBody bool, ctx declCtx, p *pendi
 	if ctx.inTrait || ctx.inImpl {
 		kind = analyze.KindMethod
 	}
-	idx, ok := x.newItem(n, kind, ctx, p)
+	idx, ok := x.namedItem(n, kind, ctx, p)
 	if !ok {
-		return
-	}
-	if !x.setName(idx, n) {
-		x.dropItem(idx)
 		return
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
@@ -40,12 +36,8 @@ func (x *extractor) function(n *sitter.Node, hasBody bool, ctx declCtx, p *pendi
 
 // structure records a struct or union with its named fields.
 func (x *extractor) structure(n *sitter.Node, kind analyze.SymbolKind, ctx declCtx, p *pending) {
-	idx, ok := x.newItem(n, kind, ctx, p)
+	idx, ok := x.namedItem(n, kind, ctx, p)
 	if !ok {
-		return
-	}
-	if !x.setName(idx, n) {
-		x.dropItem(idx)
 		return
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
@@ -96,12 +88,8 @@ func (x *extractor) field(n *sitter.Node, parent int32, container string, ctx de
 	fctx := ctx
 	fctx.parent = parent
 	fctx.container = container
-	idx, ok := x.newItem(n, analyze.KindField, fctx, p)
+	idx, ok := x.namedItem(n, analyze.KindField, fctx, p)
 	if !ok {
-		return
-	}
-	if !x.setName(idx, n) {
-		x.dropItem(idx)
 		return
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
@@ -115,12 +103,8 @@ func (x *extractor) field(n *sitter.Node, parent int32, container string, ctx de
 
 // enumeration records an enum, its variants and their named fields.
 func (x *extractor) enumeration(n *sitter.Node, ctx declCtx, p *pending) {
-	idx, ok := x.newItem(n, analyze.KindEnum, ctx, p)
+	idx, ok := x.namedItem(n, analyze.KindEnum, ctx, p)
 	if !ok {
-		return
-	}
-	if !x.setName(idx, n) {
-		x.dropItem(idx)
 		return
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
@@ -164,12 +148,8 @@ func (x *extractor) enumeration(n *sitter.Node, ctx declCtx, p *pending) {
 }
 
 func (x *extractor) variant(n *sitter.Node, ctx declCtx, p *pending) {
-	idx, ok := x.newItem(n, analyze.KindVariant, ctx, p)
+	idx, ok := x.namedItem(n, analyze.KindVariant, ctx, p)
 	if !ok {
-		return
-	}
-	if !x.setName(idx, n) {
-		x.dropItem(idx)
 		return
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
@@ -189,12 +169,8 @@ func (x *extractor) variant(n *sitter.Node, ctx declCtx, p *pending) {
 
 // trait records a trait and its associated items.
 func (x *extractor) trait(n *sitter.Node, ctx declCtx, p *pending) {
-	idx, ok := x.newItem(n, analyze.KindTrait, ctx, p)
+	idx, ok := x.namedItem(n, analyze.KindTrait, ctx, p)
 	if !ok {
-		return
-	}
-	if !x.setName(idx, n) {
-		x.dropItem(idx)
 		return
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
@@ -258,12 +234,8 @@ func (x *extractor) impl(n *sitter.Node, ctx declCtx, p *pending) {
 
 // module records `mod x;` or `mod x { … }`.
 func (x *extractor) module(n *sitter.Node, ctx declCtx, p *pending) {
-	idx, ok := x.newItem(n, analyze.KindModule, ctx, p)
+	idx, ok := x.namedItem(n, analyze.KindModule, ctx, p)
 	if !ok {
-		return
-	}
-	if !x.setName(idx, n) {
-		x.dropItem(idx)
 		return
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
@@ -282,12 +254,8 @@ func (x *extractor) module(n *sitter.Node, ctx declCtx, p *pending) {
 
 // macroRules records a macro_rules! definition and what its rules mention.
 func (x *extractor) macroRules(n *sitter.Node, ctx declCtx, p *pending) {
-	idx, ok := x.newItem(n, analyze.KindMacro, ctx, p)
+	idx, ok := x.namedItem(n, analyze.KindMacro, ctx, p)
 	if !ok {
-		return
-	}
-	if !x.setName(idx, n) {
-		x.dropItem(idx)
 		return
 	}
 	it := &x.fs.items[idx]
@@ -318,12 +286,8 @@ func (x *extractor) valueOrAlias(n *sitter.Node, kid uint16, ctx declCtx, p *pen
 	default:
 		kind = analyze.KindAssocType
 	}
-	idx, ok := x.newItem(n, kind, ctx, p)
+	idx, ok := x.namedItem(n, kind, ctx, p)
 	if !ok {
-		return
-	}
-	if !x.setName(idx, n) {
-		x.dropItem(idx)
 		return
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
@@ -413,4 +377,18 @@ func looksLikeItems(src []byte, s, e int) bool {
 		}
 	}
 	return false
+}
+
+// namedItem records a new item for n and its name; an item whose name
+// cannot be read is dropped again, and ok is false.
+func (x *extractor) namedItem(n *sitter.Node, kind analyze.SymbolKind, ctx declCtx, p *pending) (int32, bool) {
+	idx, ok := x.newItem(n, kind, ctx, p)
+	if !ok {
+		return 0, false
+	}
+	if !x.setName(idx, n) {
+		x.dropItem(idx)
+		return 0, false
+	}
+	return idx, true
 }
