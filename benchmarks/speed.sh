@@ -36,4 +36,18 @@ if [ ! -x "$REPOMIX" ]; then
 fi
 [ -x "$REPOMIX" ] || { echo "bench-speed: repomix unavailable; skipping it" >&2; REPOMIX=""; }
 
-exec go run ./benchmarks/speed -rg "$RG" -gopls "$GOPLS" -repomix "$REPOMIX" "$@"
+# ast-grep, the tree-sitter parsing floor for the Rust trees. Its npm
+# package ships the native binary (a platform package it depends on).
+# Not `sg`: on Debian that name is newgrp.
+ASTGREP="$PEERS/node_modules/.bin/ast-grep"
+if [ ! -x "$ASTGREP" ] || ! "$ASTGREP" --version 2>/dev/null | grep -q '0\.51\.1'; then
+	if command -v ast-grep >/dev/null 2>&1 && ast-grep --version 2>/dev/null | grep -q '0\.51\.1'; then
+		ASTGREP=$(command -v ast-grep)
+	elif command -v npm >/dev/null 2>&1; then
+		echo "bench-speed: installing ast-grep into $PEERS" >&2
+		npm install --silent --no-audit --no-fund --prefix "$PEERS" @ast-grep/cli@0.51.1 >/dev/null 2>&1 || true
+	fi
+fi
+"$ASTGREP" --version >/dev/null 2>&1 || { echo "bench-speed: ast-grep unavailable (npm install @ast-grep/cli@0.51.1 failed or npm is missing); skipping it" >&2; ASTGREP=""; }
+
+exec go run ./benchmarks/speed -rg "$RG" -gopls "$GOPLS" -repomix "$REPOMIX" -astgrep "$ASTGREP" "$@"

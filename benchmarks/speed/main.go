@@ -2,16 +2,19 @@
 // repositories, cold (empty index), warm (nothing changed), and after five
 // files were touched or edited, with its peak memory, next to peers
 // measured in the same run on the same files: ripgrep reading them,
-// gopls answering a references query from a cold cache, and repomix
-// packing them. It writes a markdown table and a PNG chart.
+// gopls answering a references query from a cold cache, repomix packing
+// them and, on Rust trees, ast-grep parsing them with tree-sitter (the
+// floor for ctxexpand's analysis, which is timed alone there too). It
+// writes a markdown table and a PNG chart.
 //
 // Run it through benchmarks/speed.sh (make bench-speed), which builds
 // ctxexpand and installs the peers that are missing. Repositories come
 // from -checkouts (OWNER+NAME/COMMIT working trees, used read-only: each
 // is copied before being measured) and -repos (OWNER+NAME/repo git
 // directories, checked out into a temporary directory); those not present
-// are skipped with a message. $(go env GOROOT)/src is always measured, in
-// place and without edits (the go command treats it specially).
+// are skipped with a message. $(go env GOROOT)/src and its net/http are
+// always measured, in place and without edits (the go command treats the
+// standard library specially).
 package main
 
 import (
@@ -29,7 +32,7 @@ import (
 type options struct {
 	bin, checkouts, repos, work string
 	out, chart                  string
-	rg, gopls, repomix          string
+	rg, gopls, repomix, astgrep string
 	only                        string
 	warm, rounds                int
 	timeout                     time.Duration
@@ -47,6 +50,7 @@ func main() {
 	flag.StringVar(&o.rg, "rg", "rg", "ripgrep binary (\"\" to skip)")
 	flag.StringVar(&o.gopls, "gopls", "gopls", "gopls binary (\"\" to skip)")
 	flag.StringVar(&o.repomix, "repomix", "repomix", "repomix binary (\"\" to skip)")
+	flag.StringVar(&o.astgrep, "astgrep", "ast-grep", "ast-grep binary, the tree-sitter parsing floor for Rust trees (\"\" to skip)")
 	flag.StringVar(&o.only, "only", "", "comma-separated subjects to run (default all present)")
 	flag.IntVar(&o.warm, "warm", 5, "warm runs per repository (the median is reported)")
 	flag.IntVar(&o.rounds, "rounds", 3, "rounds of touching and of editing five files (the median is reported)")

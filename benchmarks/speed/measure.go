@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,13 +21,21 @@ type sample struct {
 	err  error
 }
 
-// runCmd runs a command with a time limit and measures it.
+// runCmd runs a command with a time limit and measures it; its output is
+// discarded.
 func runCmd(ctx context.Context, timeout time.Duration, dir string, env []string, name string, args ...string) sample {
+	return runCmdOut(ctx, timeout, dir, env, nil, name, args...)
+}
+
+// runCmdOut is runCmd with the command's standard output sent to stdout
+// (nil discards it).
+func runCmdOut(ctx context.Context, timeout time.Duration, dir string, env []string, stdout io.Writer, name string, args ...string) sample {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdout = stdout
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	start := time.Now()
@@ -75,12 +84,13 @@ type result struct {
 	gopls, repomix       sample
 	goplsRan, repomixRan bool
 	rgRan                bool
+	floor                floor // Rust trees only (floor.go)
 }
 
 // peers are the other tools' binaries; "" when unavailable.
 type peers struct {
-	rg, gopls, repomix string
-	versions           map[string]string
+	rg, gopls, repomix, astgrep string
+	versions                    map[string]string
 }
 
 func resolvePeers(o *options) peers {
@@ -103,6 +113,7 @@ func resolvePeers(o *options) peers {
 	p.rg = find("ripgrep", o.rg, "--version")
 	p.gopls = find("gopls", o.gopls, "version")
 	p.repomix = find("repomix", o.repomix, "--version")
+	p.astgrep = find("ast-grep", o.astgrep, "--version")
 	return p
 }
 
@@ -152,6 +163,9 @@ func measure(ctx context.Context, o *options, s *subject, p peers) *result {
 		}
 		m, _ = median(r.rg)
 		report(s.name, "ripgrep", m)
+	}
+	if s.lang == "rust" {
+		r.floor = measureFloor(ctx, o, s, p)
 	}
 	if p.gopls != "" && s.lang == "go" && s.goplsPos != "" {
 		r.goplsRan = true

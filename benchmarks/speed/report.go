@@ -62,10 +62,20 @@ func ratio(a, b sample, aok, bok bool) string {
 	return fmt.Sprintf("%.2f×", a.wall.Seconds()/b.wall.Seconds())
 }
 
+// cpuRatio is ratio of the samples' CPU times.
+func cpuRatio(a, b sample, aok, bok bool) string {
+	if a.cpu <= 0 || b.cpu <= 0 {
+		return "–"
+	}
+	return ratio(sample{wall: a.cpu, err: a.err}, sample{wall: b.cpu, err: b.err}, aok, bok)
+}
+
 // cells of one result, each with whether it was measured successfully.
 type cells struct {
 	cold, warm, touched, edits, rg, gopls, repomix            sample
 	coldOK, warmOK, touchedOK, editsOK, rgOK, goplsOK, repoOK bool
+	analysis, astgrep                                         sample // Rust trees only
+	analysisOK, astgrepOK                                     bool
 }
 
 func (r *result) cells() cells {
@@ -81,6 +91,12 @@ func (r *result) cells() cells {
 	}
 	c.gopls, c.goplsOK = r.gopls, r.goplsRan && r.gopls.err == nil
 	c.repomix, c.repoOK = r.repomix, r.repomixRan && r.repomix.err == nil
+	if r.floor.analysisRan {
+		c.analysis, c.analysisOK = median(r.floor.analysis)
+	}
+	if r.floor.astgrepRan {
+		c.astgrep, c.astgrepOK = median(r.floor.astgrep)
+	}
 	return c
 }
 
@@ -100,7 +116,7 @@ func markdown(e env, p peers, rs []*result) string {
 	b.WriteString("*touch 5* updates the modification time of five source files first, *edit 5* appends a comment line to five (median of rounds). ")
 	b.WriteString("Peak RSS is the cold run's. The peers ran in the same session on the same trees: ")
 	var pv []string
-	for _, name := range []string{"ripgrep", "gopls", "repomix"} {
+	for _, name := range []string{"ripgrep", "gopls", "repomix", "ast-grep"} {
 		if v := p.versions[name]; v != "" {
 			pv = append(pv, fmt.Sprintf("%s (%s)", name, v))
 		} else {
@@ -108,10 +124,14 @@ func markdown(e env, p peers, rs []*result) string {
 		}
 	}
 	b.WriteString(strings.Join(pv, ", "))
-	b.WriteString(": `rg -c -t go func` (or `-t rust fn`) reads every source file; `gopls references FILE:#OFFSET` with an empty gopls cache loads the workspace cold; `repomix --include '**/*.go'` (or `.rs`) packs the same files.\n\n")
+	b.WriteString(": `rg -c -t go func` (or `-t rust fn`) reads every source file; `gopls references FILE:#OFFSET` with an empty gopls cache loads the workspace cold; `repomix --include '**/*.go'` (or `.rs`) packs the same files; on Rust trees, ast-grep parses every file with tree-sitter (see below).")
+	if hasSubdirOfGoroot(rs) {
+		b.WriteString(" A directory of the standard library (net/http) is measured in place, without touch or edit runs: ctxexpand, given it as --root, analyses its packages with their standard-library dependencies type-checked; gopls takes the enclosing module, the whole standard library (GOROOT/src/go.mod), as its workspace, so its figures there are those of loading all of it.")
+	}
+	b.WriteString("\n\n")
 
-	b.WriteString("| repository | lang | commit | files | lines | cold | warm p50 | touch 5 | edit 5 | peak RSS | ripgrep | gopls refs (cold) | gopls RSS | repomix |\n")
-	b.WriteString("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| repository | lang | commit | files | lines | cold | warm p50 | touch 5 | edit 5 | peak RSS | ripgrep | ast-grep | gopls refs (cold) | gopls RSS | repomix |\n")
+	b.WriteString("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range rs {
 		c := r.cells()
 		touched, edits := "–", "–"
@@ -122,9 +142,10 @@ func markdown(e env, p peers, rs []*result) string {
 		if r.goplsRan {
 			goplsRSS = mib(r.gopls)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			r.name, r.lang, r.commit, r.files, r.lines, dur(c.cold, c.coldOK), dur(c.warm, c.warmOK), touched, edits,
-			mib(r.cold), r.cell(r.rgRan, c.rg, c.rgOK), r.cell(r.goplsRan, c.gopls, c.goplsOK), goplsRSS, r.cell(r.repomixRan, c.repomix, c.repoOK))
+			mib(r.cold), r.cell(r.rgRan, c.rg, c.rgOK), r.cell(r.floor.astgrepRan, c.astgrep, c.astgrepOK),
+			r.cell(r.goplsRan, c.gopls, c.goplsOK), goplsRSS, r.cell(r.repomixRan, c.repomix, c.repoOK))
 	}
 
 	b.WriteString("\n## CPU time (user + system, children included)\n\n")
@@ -136,12 +157,15 @@ func markdown(e env, p peers, rs []*result) string {
 			cpuOf(c.touched, c.touchedOK), cpuOf(c.edits, c.editsOK), cpuOf(c.gopls, c.goplsOK), cpuOf(c.repomix, c.repoOK))
 	}
 
+	writeFloor(&b, p, rs) // floor.go
+
 	b.WriteString("\n## Ratios against the peers (same run)\n\n")
-	b.WriteString("| repository | cold ÷ gopls cold | cold ÷ repomix | warm ÷ ripgrep | edit 5 ÷ ripgrep |\n|---|--:|--:|--:|--:|\n")
+	b.WriteString("| repository | cold ÷ gopls cold | cold ÷ repomix | warm ÷ ripgrep | edit 5 ÷ ripgrep | analysis ÷ ast-grep | analysis CPU ÷ ast-grep CPU |\n|---|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range rs {
 		c := r.cells()
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.name, ratio(c.cold, c.gopls, c.coldOK, c.goplsOK),
-			ratio(c.cold, c.repomix, c.coldOK, c.repoOK), ratio(c.warm, c.rg, c.warmOK, c.rgOK), ratio(c.edits, c.rg, c.editsOK, c.rgOK))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", r.name, ratio(c.cold, c.gopls, c.coldOK, c.goplsOK),
+			ratio(c.cold, c.repomix, c.coldOK, c.repoOK), ratio(c.warm, c.rg, c.warmOK, c.rgOK), ratio(c.edits, c.rg, c.editsOK, c.rgOK),
+			ratio(c.analysis, c.astgrep, c.analysisOK, c.astgrepOK), cpuRatio(c.analysis, c.astgrep, c.analysisOK, c.astgrepOK))
 	}
 
 	b.WriteString("\n## Targets\n\n")
@@ -201,8 +225,9 @@ func targets(rs []*result) []target {
 		check("Rust ~100k lines: cold under 2 s", rr, c.cold, c.coldOK, 2*time.Second)
 		check("Rust ~100k lines: warm p50 under 200 ms", rr, c.warm, c.warmOK, 200*time.Millisecond)
 	}
+	out = append(out, floorTargets(rs)...) // floor.go
 	for _, r := range rs {
-		if r.where == "goroot" {
+		if r.where == "goroot" && r.id == "" {
 			t := target{what: "$(go env GOROOT)/src: peak memory under 1.5 GB", repo: r.name, got: mib(r.cold), met: "no"}
 			if r.cold.rss > 0 && r.cold.rss < 1536*1024 {
 				t.met = "yes"
@@ -230,6 +255,8 @@ func writeChart(path string, rs []*result) error {
 		{"ripgrep", func(c cells) (sample, bool) { return c.rg, c.rgOK }, color.RGBA{127, 127, 127, 255}},
 		{"gopls refs cold", func(c cells) (sample, bool) { return c.gopls, c.goplsOK }, color.RGBA{214, 39, 40, 255}},
 		{"repomix", func(c cells) (sample, bool) { return c.repomix, c.repoOK }, color.RGBA{148, 103, 189, 255}},
+		{"ctxexpand analysis (Rust)", func(c cells) (sample, bool) { return c.analysis, c.analysisOK }, color.RGBA{23, 190, 207, 255}},
+		{"ast-grep (Rust)", func(c cells) (sample, bool) { return c.astgrep, c.astgrepOK }, color.RGBA{255, 127, 14, 255}},
 	}
 	width := vg.Points(10)
 	for i, s := range series {
@@ -255,7 +282,7 @@ func writeChart(path string, rs []*result) error {
 	}
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.7, float64(len(rs))-0.3 // room for the outer bars
-	p.Y.Min, p.Y.Max = 0, 7                        // room above 100 s for the legend
+	p.Y.Min, p.Y.Max = 0, 7                       // room above 100 s for the legend
 	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{
 		{Value: 0, Label: "1 ms"}, {Value: 1, Label: "10 ms"}, {Value: 2, Label: "100 ms"},
 		{Value: 3, Label: "1 s"}, {Value: 4, Label: "10 s"}, {Value: 5, Label: "100 s"},

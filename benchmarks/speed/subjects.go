@@ -18,18 +18,20 @@ type spec struct {
 	name  string
 	lang  string // "go" or "rust"
 	where string // "goroot", "checkout" or "repo"
-	id    string // OWNER+NAME
+	id    string // OWNER+NAME; for "goroot", the directory under $(go env GOROOT)/src ("" for all of it)
 	query string
 }
 
 // subjects are measured in this order; those not present are skipped.
 var subjects = []spec{
 	{"go/src", "go", "goroot", "", "the http server closes idle keep-alive connections too early"},
+	{"net/http", "go", "goroot", "net/http", "the http server closes idle keep-alive connections too early"},
 	{"hugo", "go", "checkout", "gohugoio+hugo", "fix the shortcode rendering of nested templates"},
 	{"prometheus", "go", "checkout", "prometheus+prometheus", "the query engine returns wrong results for rate over counter resets"},
 	{"grpc-go", "go", "checkout", "grpc+grpc-go", "xds client retries the connection too often"},
 	{"tokio", "rust", "repo", "tokio-rs+tokio", "the multi-threaded scheduler wakes tasks late"},
 	{"clap", "rust", "repo", "clap-rs+clap", "fix the help output for subcommands with aliases"},
+	{"nushell", "rust", "checkout", "nushell+nushell", "the table command truncates wide columns too early"},
 }
 
 // subject is a prepared repository.
@@ -56,7 +58,14 @@ func prepare(ctx context.Context, o *options, sp spec) (*subject, error) {
 		if len(f) < 2 {
 			return nil, fmt.Errorf("go env printed %q", out)
 		}
-		s.root, s.commit, s.readOnly = filepath.Join(f[0], "src"), f[1], true
+		// Measured in place and never edited: a directory under GOROOT/src
+		// belongs to the standard library's module, whose packages the go
+		// command resolves only there (a copy elsewhere could not import
+		// internal/... or the vendored golang.org/x packages).
+		s.root, s.commit, s.readOnly = filepath.Join(f[0], "src", filepath.FromSlash(sp.id)), f[1], true
+		if _, err := os.Stat(s.root); err != nil {
+			return nil, fmt.Errorf("no %s in this Go installation: %w", sp.id, err)
+		}
 	case "checkout":
 		if o.checkouts == "" {
 			return nil, fmt.Errorf("no checkouts directory (-checkouts)")
