@@ -3,6 +3,8 @@ package golang
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"go/token"
+	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,20 +17,22 @@ import (
 //
 // With Options.Cache set, the result of every extracted repository package
 // (its files, symbols, edges, unresolved references and method sets) is
-// stored under a key that covers everything the extraction read: the
-// package's import path, language version and files (by content for files
-// under the root, by path elsewhere: the module cache and GOROOT do not
-// change under a path), which of them it extracts, whether it is a
-// repository package, and the same key of every package it imports,
-// recursively. A later load whose package graph gives a package the same
-// key reuses its result without parsing or type-checking it.
+// stored under a result key that covers everything the extraction read:
+// the package's import path, language version and files (by content for
+// files under the root, by path elsewhere: the module cache and GOROOT do
+// not change under a path), which of them it extracts, whether it is a
+// repository package, and the surface of every package it imports: a hash
+// of the declarations of that package and of everything below it
+// (exportcache.go). A later load whose package graph gives a package the
+// same key reuses its result without parsing or type-checking it.
 //
-// A package that misses (it or something it depends on changed) is
-// checked in full, and every package it depends on is type-checked from
-// its declarations, as on a cold load; packages no miss depends on are not
-// parsed or checked at all. Resolution across packages (the merger) always
-// runs on all results, cached or fresh, so the facts equal those of a load
-// without the cache.
+// Packages are visited in dependency order. A package whose result
+// misses (its files changed, or a declaration below it) is checked in
+// full, importing its dependencies from their export data, or checking
+// them from their declarations when they have none; packages nothing
+// checked depends on are not parsed or checked at all. Resolution across
+// packages (the merger) always runs on all results, cached or fresh, so
+// the facts equal those of a load without the cache.
 
 // Cache keeps records between loads; index.Pack implements it.
 type Cache interface {
@@ -57,7 +61,9 @@ func (l *loader) cacheSalt() string {
 	return l.salt
 }
 
-// contentKey computes, once, the node's key (see above).
+// contentKey computes, once, a key of the node's files and of the files
+// of everything it imports, recursively: the surface of a package that has
+// no export data.
 func (l *loader) contentKey(n *node, repo map[string]bool) index.Key {
 	if n.ckeyDone {
 		return n.ckey
@@ -115,49 +121,57 @@ func (l *loader) fileHash(rel, abs string) string {
 	return hex.EncodeToString(sum.Sum(nil))
 }
 
-// planCache looks the unit's extracted packages up in the cache and
-// decides what must be parsed and checked: packages that missed, in full,
-// and the packages they depend on, from their declarations. It returns
-// the number of hits.
-func (l *loader) planCache(order []*node, repo map[string]bool) int {
+// planCache prepares the unit's packages for checkAll: without a cache
+// every package is checked and every repository package extracted; with
+// one, visit decides as it reaches each package.
+func (l *loader) planCache(order []*node) {
 	for _, n := range order {
-		n.extract = n.full
-		n.needTypes = true
+		n.extract = n.full && l.opt.Cache == nil
+		n.needTypes = !n.reused
+	}
+}
+
+// visit does what a package needs once its imports are done: with a
+// cache, look its result and export data up, check it when either is
+// missing (in full when its result is), store its export data, and work
+// out its surface (exportcache.go).
+func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map[string]bool) {
+	if l.ctx.Err() != nil {
+		return
 	}
 	if l.opt.Cache == nil {
-		return 0
-	}
-	hits := 0
-	for _, n := range order {
-		n.needTypes = false
-		if !n.full {
-			continue
+		if !n.reused {
+			l.check(fset, n, sizes)
+			l.nchecked.Add(1)
 		}
-		k := l.contentKey(n, repo)
-		if data, ok := l.opt.Cache.Get(k); ok {
+		return
+	}
+	if len(n.goFiles) == 0 {
+		return // missing: its importers say so
+	}
+	if n.full {
+		n.rkey = l.resultKey(n, repo)
+		if data, ok := l.opt.Cache.Get(n.rkey); ok {
 			if res, err := decodeResult(data); err == nil {
-				n.cached, n.extract = res, false
-				hits++
-				continue
+				n.cached = res
+				l.hits.Add(1)
 			}
 		}
+		n.extract = n.cached == nil
 	}
-	var need func(n *node)
-	need = func(n *node) {
-		if n.needTypes {
-			return
-		}
-		n.needTypes = true
-		for _, d := range n.imports {
-			need(d)
-		}
+	found := l.lookupExport(n)
+	if !n.reused && (n.extract || !found || n.unexportable) {
+		l.check(fset, n, sizes)
+		l.nchecked.Add(1)
 	}
-	for _, n := range order {
-		if n.extract {
-			need(n)
-		}
+	switch {
+	case found:
+	case n.reused:
+		n.unexportable = true // its type errors are another unit's; not stored
+	default:
+		l.storeExport(n)
 	}
-	return hits
+	l.setSurface(n, repo)
 }
 
 // storeResult keeps a freshly extracted package's result.
@@ -172,5 +186,5 @@ func (l *loader) storeResult(n *node, res *pkgResult, repo map[string]bool) {
 			return
 		}
 	}
-	l.opt.Cache.Put(l.contentKey(n, repo), encodeResult(res))
+	l.deferPut(n.rkey, encodeResult(res))
 }

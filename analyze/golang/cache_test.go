@@ -2,6 +2,7 @@ package golang
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -98,19 +99,29 @@ func TestCachedLoad(t *testing.T) {
 			os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o644)
 		}
 	}
-	// The extracted packages: store [store.test], cart, report, cmd/shop.
+	// A load looks up the result of each extracted package (store
+	// [store.test], cart, report, cmd/shop) and the export record of each
+	// package (those and store), in dependency order: a package's keys
+	// hash its imports' surfaces, which change with their declarations.
 	steps := []struct {
 		name       string
 		change     func()
 		hits, miss int
 	}{
-		{"cold", nil, 0, 4},
-		{"warm", nil, 4, 0},
-		// report and its importer, cmd/shop.
-		{"edit a package one other imports", edit("report/report.go", "// Line formats", "// Line formats (edited)\n//"), 2, 2},
-		{"edit the bottom of the chain", edit("store/store.go", "\tit, ok := s.items[sku]", "\t// Look it up.\n\tit, ok := s.items[sku]"), 1, 3},
-		{"rename across packages", replaceAll(t, root, "FindBySKU", "LookupSKU"), 1, 3},
-		{"back to a state seen before", replaceAll(t, root, "LookupSKU", "FindBySKU"), 4, 0},
+		{"cold", nil, 0, 4 + 5},
+		{"warm", nil, 4 + 5, 0},
+		// report, and cmd/shop: the edit moved Line, so report's surface
+		// changed.
+		{"edit a package one other imports", edit("report/report.go", "// Line formats", "// Line formats (edited)\n//"), 2 + 3, 2 + 2},
+		// store and everything above it: Add moved.
+		{"edit the bottom of the chain", edit("store/store.go", "\tit, ok := s.items[sku]", "\t// Look it up.\n\tit, ok := s.items[sku]"), 1 + 1, 3 + 4},
+		{"rename across packages", replaceAll(t, root, "FindBySKU", "LookupSKU"), 1 + 1, 3 + 4},
+		{"back to a state seen before", replaceAll(t, root, "LookupSKU", "FindBySKU"), 4 + 5, 0},
+		// Only store's own records: its surface is what it was, so cart
+		// and cmd/shop are reused and store is imported from export data.
+		{"comment appended at the bottom of the chain", edit("store/store.go", "s.items[it.SKU] = it }", "s.items[it.SKU] = it }\n\n// x"), 3 + 3, 1 + 2},
+		{"function body changed in place", edit("store/store.go", "\treturn it, ok", "\treturn it, ok && it.Price >= 0"), 3 + 3, 1 + 2},
+		{"declaration changed in place", edit("store/store.go", "func (s *Store) Add(it Item)", "func (s *Store) Add(it Item, _ ...int)"), 1 + 1, 3 + 4},
 	}
 	for _, s := range steps {
 		if s.change != nil {
@@ -186,7 +197,90 @@ func TestCacheSkipsFilesReadDifferently(t *testing.T) {
 	if _, err := Load(context.Background(), root, Options{Cache: c, CacheSalt: "test", FileHash: stale}); err != nil {
 		t.Fatal(err)
 	}
-	if c.puts != 3 {
-		t.Errorf("%d results stored, want 3 (all but report's)", c.puts)
+	if c.puts != 3+4 {
+		t.Errorf("%d records stored, want 7 (the results and export data of all packages but report)", c.puts)
+	}
+}
+
+// TestCacheIgnoresDamagedExportData damages the export records a load
+// needs: the load checks from source instead, gives the facts of a load
+// without the cache, and stores sound records again.
+func TestCacheIgnoresDamagedExportData(t *testing.T) {
+	damage := map[string]func(data []byte) []byte{
+		"checksum": func(data []byte) []byte {
+			data[len(data)/2] ^= 0x55
+			return data
+		},
+		"version": func(data []byte) []byte {
+			body, _ := checkChecksum(data)
+			body[0] = exportVersion + 1
+			return appendChecksum(body)
+		},
+		"truncated": func(data []byte) []byte { return data[:len(data)/3] },
+		// Well formed, with a valid checksum, but not the data the
+		// record's hash describes.
+		"renamed": func(data []byte) []byte {
+			body, _ := checkChecksum(data)
+			return appendChecksum([]byte(strings.ReplaceAll(string(body), "Item", "Itex")))
+		},
+	}
+	for name, f := range damage {
+		t.Run(name, func(t *testing.T) {
+			ar, err := txtar.ParseFile("testdata/cache/shop.txtar")
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := t.TempDir()
+			writeArchive(t, root, ar)
+			c := &memCache{m: map[index.Key][]byte{}}
+			ctx := context.Background()
+			if _, err := Load(ctx, root, Options{Cache: c, CacheSalt: "test"}); err != nil {
+				t.Fatal(err)
+			}
+			damaged := 0
+			for k, rec := range c.m {
+				if len(rec) > 1+32 && rec[0] == exportRecData {
+					if _, err := checkChecksum(rec[33:]); err == nil {
+						data := f(append([]byte(nil), rec[33:]...))
+						c.m[k] = append(append([]byte(nil), rec[:33]...), data...)
+						damaged++
+					}
+				}
+			}
+			if damaged != 5 {
+				t.Fatalf("%d export records damaged, want 5", damaged)
+			}
+			// cart must be checked, importing store.
+			writeFile(t, root, "cart/more.go", []byte("package cart\n\nvar Empty = Cart{}\n"))
+			want, err := Load(ctx, root, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Load(ctx, root, Options{Cache: c, CacheSalt: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+				t.Fatalf("load with damaged export data differs (-fresh +cached):\n%s", diff)
+			}
+			// The records stored again are sound: the next load after an
+			// edit imports store from them.
+			writeFile(t, root, "cart/more.go", []byte("package cart\n\nvar Empty = Cart{SKUs: nil}\n"))
+			var log strings.Builder
+			logf := func(format string, args ...any) { fmt.Fprintf(&log, format+"\n", args...) }
+			got, err = Load(ctx, root, Options{Cache: c, CacheSalt: "test", Logf: logf})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(log.String(), "unusable") || !strings.Contains(log.String(), "1 imported from export data") {
+				t.Errorf("the export data stored again was not used:\n%s", log.String())
+			}
+			if want, err = Load(ctx, root, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+				t.Fatalf("load after the repair differs (-fresh +cached):\n%s", diff)
+			}
+		})
 	}
 }

@@ -49,9 +49,33 @@ type node struct {
 	// The cache (cache.go).
 	ckey      index.Key  // content key
 	ckeyDone  bool       // ckey is computed
+	rkey      index.Key  // result key, for a full package
 	extract   bool       // checked in full and extracted: full, and no cached result
 	needTypes bool       // type-checked: extracted, or a dependency of one that is
 	cached    *pkgResult // the cached result of a full package
+	hadErrors bool       // the type checker reported an error
+
+	// Export data (exportcache.go).
+	ekey         index.Key // export key
+	ekeyDone     bool
+	surf         index.Key // surface, known once the node is visited
+	ehash        []byte    // sha256 of exportData
+	exportData   []byte
+	unexportable bool
+	reader       *exportReader    // decodes exportData, made on first use
+	deps         map[string]*node // dependencies by import path, see findDep
+}
+
+// resetAttempt forgets what checking the unit found, so that it can be
+// checked again.
+func (n *node) resetAttempt() {
+	if !n.reused {
+		n.tpkg = nil
+	}
+	n.info, n.typeErrs, n.checked, n.hadErrors = nil, nil, false, false
+	n.extract, n.needTypes, n.cached, n.files = false, false, nil, nil
+	n.ekeyDone, n.ehash, n.exportData, n.unexportable, n.reader = false, nil, nil, false, nil
+	n.pending.Store(int32(len(n.imports)))
 }
 
 // listing is the outcome of one unit's go list.
@@ -156,13 +180,35 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 
 	fset := l.fset
 	reused := l.planReuse(order)
-	hits := l.planCache(order, repo)
+	l.planCache(order)
 	l.planParse(order)
+	if l.opt.Cache != nil {
+		// Computed here, once, rather than by concurrent visits.
+		l.cacheSalt()
+		for _, n := range order {
+			l.contentKey(n, repo)
+		}
+	}
 	tParse := time.Since(start) - tList // planning; files are parsed while checking
+	l.importFailed.Store(false)
+	results, problems := len(l.results), len(l.problems)
 	l.checkAll(fset, order, repo)
+	if l.importFailed.Load() {
+		// Damaged export data: nothing this attempt found is trusted.
+		l.results, l.problems, l.puts = l.results[:results], l.problems[:problems], nil
+		for _, n := range order {
+			n.resetAttempt()
+		}
+		l.noImport = true
+		l.planCache(order)
+		l.planParse(order)
+		l.checkAll(fset, order, repo)
+		l.noImport = false
+	}
+	l.flushPuts()
 	l.remember(order)
-	l.opt.logf("golang: %s: %d packages (%d checked by an earlier module, %d results cached); go list %v, plan %v, parse+check+extract %v",
-		u.dir, len(order), reused, hits, tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
+	l.opt.logf("golang: %s: %d packages (%d checked by an earlier module, %d results cached, %d checked, %d imported from export data); go list %v, plan %v, parse+check+extract %v",
+		u.dir, len(order), reused, l.hits.Swap(0), l.nchecked.Swap(0), l.nimported.Swap(0), tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
 		(time.Since(start) - tList - tParse).Round(time.Millisecond))
 }
 
@@ -324,9 +370,7 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 							close(ready)
 						}
 					}()
-					if l.ctx.Err() == nil && !n.reused && n.needTypes {
-						l.check(fset, n, sizes)
-					}
+					l.visit(fset, n, sizes, repo)
 					release()
 					switch {
 					case n.cached != nil:
@@ -349,6 +393,9 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 		})
 	}
 	p.Wait()
+	if l.importFailed.Load() && !l.noImport {
+		return // checked again from source
+	}
 	for _, n := range failed {
 		msg := "type checking failed"
 		if len(n.typeErrs) > 0 {
@@ -373,13 +420,25 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 			n.typeErrs = append(n.typeErrs, types.Error{Msg: fmt.Sprintf("internal error in the type checker: %v", r)})
 		}
 	}()
+	// The packages of the imports, decoded from export data if need be,
+	// before the checker (which only reads them) starts.
+	imported := make(map[*node]*types.Package, len(n.imports))
+	l.imports.mu.Lock()
+	for _, d := range n.imports {
+		imported[d] = l.typesOf(d)
+	}
+	l.imports.mu.Unlock()
 	conf := types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {
 			if path == "unsafe" {
 				return types.Unsafe, nil
 			}
 			d := n.imports[path]
-			if d == nil || d.tpkg == nil || len(d.goFiles) == 0 {
+			var tpkg *types.Package
+			if d != nil && len(d.goFiles) > 0 {
+				tpkg = imported[d]
+			}
+			if tpkg == nil {
 				// An empty stand-in: uses of the package then fail one by
 				// one ("undefined: lib.X") instead of leaving the import
 				// name itself undefined everywhere.
@@ -387,14 +446,19 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 				fake.MarkComplete()
 				return fake, nil
 			}
-			return d.tpkg, nil
+			return tpkg, nil
 		}),
 		IgnoreFuncBodies: !n.extract,
 		FakeImportC:      true,
 		Sizes:            sizes,
 		GoVersion:        goVersion(n.pkg),
 		Error: func(err error) {
-			if te, ok := err.(types.Error); ok && n.extract && !te.Soft {
+			te, ok := err.(types.Error)
+			if !ok || te.Soft {
+				return
+			}
+			n.hadErrors = true
+			if n.extract {
 				n.typeErrs = append(n.typeErrs, te)
 			}
 		},

@@ -53,6 +53,7 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 		fset:    token.NewFileSet(),
 		shared:  make(sharedPackages),
 	}
+	l.imports = newImportSet(l.fset, l.fileName)
 	return l.run(), nil
 }
 
@@ -81,6 +82,13 @@ type loader struct {
 	unitNo, units int // the unit being loaded, for progress
 
 	salt string // see cacheSalt
+
+	// Export data (exportcache.go).
+	imports                   *importSet
+	noImport                  bool        // check everything from source: export data of this unit failed
+	importFailed              atomic.Bool // a package's export data could not be decoded
+	puts                      []pendingPut
+	hits, nchecked, nimported atomic.Int64 // for Logf
 
 	mu sync.Mutex // guards problems while units are checked
 }

@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -23,6 +25,7 @@ type parsedFile struct {
 	orig []byte // content as on disk, for the file's hash
 	errs scanner.ErrorList
 	skip string // why the file was not parsed
+	hash string // content hash, for repository files (see fileHash)
 
 	once  sync.Once    // parses it
 	users atomic.Int32 // packages still to use it
@@ -47,7 +50,7 @@ func (l *loader) planParse(order []*node) {
 				pf.rel, _ = l.relOf(f)
 				byName[f] = pf
 			}
-			if _, ok := n.assigned[f]; ok && n.extract {
+			if _, ok := n.assigned[f]; ok && n.full {
 				pf.full = true
 			}
 			pf.users.Add(1)
@@ -115,6 +118,10 @@ func (l *loader) parseOne(fset *token.FileSet, pf *parsedFile, maxSize int64) {
 	}
 	if pf.full {
 		pf.orig = src
+	}
+	if pf.rel != "" {
+		sum := sha256.Sum256(src)
+		pf.hash = hex.EncodeToString(sum[:])
 	}
 	src, badLine := sanitizeUTF8(src)
 	mode := parser.SkipObjectResolution

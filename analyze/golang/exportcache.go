@@ -1,0 +1,290 @@
+package golang
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"go/types"
+	"path/filepath"
+	"sort"
+
+	"github.com/ctxexpand/ctxexpand/index"
+)
+
+// Importing unchanged dependencies from export data.
+//
+// With Options.Cache set, every package a load type-checks leaves its
+// export data (exportenc.go) in the cache, and a later load that must
+// check a package imports the packages it depends on from that data
+// instead of checking them from source.
+//
+// Keys follow what each record depends on. A package's export data
+// depends on its own files and on the declarations of everything it
+// imports, recursively: it is stored under the package's export key,
+// which hashes its files (by content under the root) and the surface of
+// each import. A package's surface hashes its export data and the
+// surfaces of its imports, so that it changes whenever a declaration
+// anywhere below changes (a type's field moved, a method added) and only
+// then: a comment appended to a file, or a changed function body, leaves
+// the surface as it was. The extracted result of a repository package is
+// stored under a result key that hashes its files and the surfaces of its
+// imports (cache.go).
+//
+// Packages are visited in dependency order, so the surfaces of a
+// package's imports are known when it is reached. A package whose export
+// record is found costs nothing more unless a package being checked
+// imports it; one whose record is missing is checked from its
+// declarations (or in full, when it is extracted) and its export data
+// stored. A package whose declarations cannot be exported (type errors, a
+// local type in its API, //line directives) is recorded as such: it is
+// checked from source whenever it is reached, and its surface is its
+// content key.
+//
+// A record that cannot be decoded (damaged, or of another version) is
+// never trusted: the unit is checked again from source, as without the
+// cache, and nothing the failed attempt computed is stored.
+
+// Export record tags.
+const (
+	exportRecData         byte = 1 // sha256 of the data, then the data
+	exportRecUnexportable byte = 2
+)
+
+// exportKey computes, once, the key of the node's export record.
+func (l *loader) exportKey(n *node) index.Key {
+	if n.ekeyDone {
+		return n.ekey
+	}
+	n.ekeyDone = true
+	h := index.NewHasher("go-export").String(l.cacheSalt()).Uint(exportVersion).String(n.pkg.PkgPath).
+		String(n.pkg.Name).String(goVersion(n.pkg))
+	l.hashFiles(h, n, false)
+	l.hashImports(h, n)
+	n.ekey = h.Sum()
+	return n.ekey
+}
+
+// resultKey is the key of an extracted package's result.
+func (l *loader) resultKey(n *node, repo map[string]bool) index.Key {
+	h := index.NewHasher("go-result").String(l.cacheSalt()).String(n.pkg.PkgPath).String(n.pkg.Name).
+		String(goVersion(n.pkg)).Bool(repo[n.pkg.PkgPath])
+	l.hashFiles(h, n, true)
+	l.hashImports(h, n)
+	return h.Sum()
+}
+
+// hashFiles adds the node's files: by content under the root, by path
+// elsewhere; with extracted, whether each is extracted.
+func (l *loader) hashFiles(h *index.Hasher, n *node, extracted bool) {
+	files := append([]string(nil), n.goFiles...)
+	sort.Strings(files)
+	for _, f := range files {
+		rel, under := l.relOf(f)
+		if !under {
+			h.String(f)
+			continue
+		}
+		h.String(rel)
+		if extracted {
+			_, ok := n.assigned[f]
+			h.Bool(ok)
+		}
+		h.String(l.fileHash(rel, f))
+	}
+}
+
+// hashImports adds each import's path and surface.
+func (l *loader) hashImports(h *index.Hasher, n *node) {
+	paths := make([]string, 0, len(n.pkg.Imports))
+	for p := range n.pkg.Imports {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		h.String(p)
+		if d := n.imports[p]; d != nil && len(d.goFiles) > 0 {
+			h.Key(d.surf)
+		} else {
+			h.String("missing")
+		}
+	}
+}
+
+// setSurface computes the node's surface once its export data (or its
+// lack of it) is known and its imports' surfaces are.
+func (l *loader) setSurface(n *node, repo map[string]bool) {
+	h := index.NewHasher("go-surface")
+	if n.ehash != nil && !n.unexportable {
+		h.Bytes(n.ehash)
+	} else {
+		h.String("content").Key(l.contentKey(n, repo))
+	}
+	l.hashImports(h, n)
+	n.surf = h.Sum()
+}
+
+// lookupExport reads the node's export record: its data, or whether it
+// is known to have none.
+func (l *loader) lookupExport(n *node) (found bool) {
+	if l.opt.Cache == nil || l.noImport {
+		return false
+	}
+	rec, ok := l.opt.Cache.Get(l.exportKey(n))
+	if !ok || len(rec) == 0 {
+		return false
+	}
+	switch rec[0] {
+	case exportRecData:
+		if len(rec) < 1+sha256.Size+4 {
+			return false
+		}
+		n.ehash, n.exportData = rec[1:1+sha256.Size], rec[1+sha256.Size:]
+		return true
+	case exportRecUnexportable:
+		n.unexportable = true
+		return true
+	}
+	return false
+}
+
+// storeExport encodes a checked node's export data and records it.
+func (l *loader) storeExport(n *node) {
+	if l.opt.Cache == nil || l.ctx.Err() != nil {
+		return
+	}
+	// Data checked from files whose content is not what the key says (a
+	// file saved while the load ran) is not stored.
+	for _, pf := range n.files {
+		if pf.rel != "" && (pf.skip != "" || pf.hash != l.fileHash(pf.rel, pf.abs)) {
+			n.unexportable = true
+			return
+		}
+	}
+	var data []byte
+	if n.tpkg != nil && !n.hadErrors {
+		data, _ = encodeExport(n.tpkg, l.fset, l.exportName)
+	}
+	if data == nil {
+		n.unexportable = true
+		l.deferPut(l.exportKey(n), []byte{exportRecUnexportable})
+		return
+	}
+	sum := sha256.Sum256(data)
+	n.ehash, n.exportData = sum[:], data
+	rec := make([]byte, 0, 1+len(sum)+len(data))
+	rec = append(append(append(rec, exportRecData), sum[:]...), data...)
+	l.deferPut(l.exportKey(n), rec)
+}
+
+// exportName is how a file is named in export data: relative to the root
+// under it, absolute elsewhere; fileName reverses it.
+func (l *loader) exportName(abs string) string {
+	if rel, ok := l.relOf(abs); ok {
+		return rel
+	}
+	return abs
+}
+
+func (l *loader) fileName(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(l.root, filepath.FromSlash(name))
+}
+
+// deferPut keeps a record to store once the unit is known to be sound.
+func (l *loader) deferPut(k index.Key, data []byte) {
+	l.mu.Lock()
+	l.puts = append(l.puts, pendingPut{k, data})
+	l.mu.Unlock()
+}
+
+type pendingPut struct {
+	key  index.Key
+	data []byte
+}
+
+func (l *loader) flushPuts() {
+	for _, p := range l.puts {
+		l.opt.Cache.Put(p.key, p.data)
+	}
+	l.puts = nil
+}
+
+// typesOf returns the package the type checker should see for an import
+// of a node: the checked one, or the one decoded from export data
+// (completed before it is returned), or nil. The caller holds imports.mu.
+func (l *loader) typesOf(d *node) *types.Package {
+	if d.tpkg != nil && (d.checked || d.reused) {
+		return d.tpkg
+	}
+	if d.exportData == nil || l.noImport {
+		return nil
+	}
+	r := l.readerOf(d)
+	if err := r.Complete(); err != nil {
+		l.importFailed.Store(true)
+		l.opt.logf("golang: export data of %s unusable, checking the unit from source: %v", d.pkg.ID, err)
+		return nil
+	}
+	return r.pkg
+}
+
+// readerOf returns the node's export reader, made on first use. The
+// caller holds imports.mu.
+func (l *loader) readerOf(d *node) *exportReader {
+	if d.reader == nil {
+		l.nimported.Add(1)
+		data := d.exportData
+		if sum := sha256.Sum256(data); !bytes.Equal(sum[:], d.ehash) {
+			data = nil // not the data the record's hash (and so the surface) describes: refused when opened
+		}
+		d.reader = l.imports.newReader(types.NewPackage(d.pkg.PkgPath, d.pkg.Name), data, func(path string) (*types.Package, *exportReader, bool) {
+			return l.resolveFrom(d, path)
+		})
+	}
+	return d.reader
+}
+
+// resolveFrom finds the package an import path means in d's dependencies:
+// export data names the packages of the objects it refers to, which may
+// lie anywhere below d. The caller holds imports.mu.
+func (l *loader) resolveFrom(d *node, path string) (*types.Package, *exportReader, bool) {
+	x := d.findDep(path)
+	if x == nil {
+		return nil, nil, false
+	}
+	if x.tpkg != nil && (x.checked || x.reused) {
+		return x.tpkg, nil, true
+	}
+	if x.exportData == nil {
+		return nil, nil, false
+	}
+	r := l.readerOf(x)
+	return r.pkg, r, true
+}
+
+// findDep finds the package of an import path among the node's
+// dependencies, directly or not.
+func (n *node) findDep(path string) *node {
+	if d := n.imports[path]; d != nil {
+		return d
+	}
+	if n.deps == nil {
+		n.deps = make(map[string]*node)
+		var walk func(x *node)
+		seen := map[*node]bool{}
+		walk = func(x *node) {
+			for _, d := range x.imports {
+				if !seen[d] {
+					seen[d] = true
+					if _, ok := n.deps[d.pkg.PkgPath]; !ok {
+						n.deps[d.pkg.PkgPath] = d
+					}
+					walk(d)
+				}
+			}
+		}
+		walk(n)
+	}
+	return n.deps[path]
+}
