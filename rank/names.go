@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/query"
@@ -137,11 +138,18 @@ func (n *Names) Resolve(e query.Entity) Resolution {
 					h = MatchExact
 				} else {
 					h, st = MatchStyle, 0.9
-					if len(quals) == 0 && foreignStyle(name, n.facts.Files[n.facts.Symbols[s].File].Lang) {
+					switch {
+					case len(quals) == 0 && foreignStyle(name, n.facts.Files[n.facts.Symbols[s].File].Lang):
 						// An unqualified get_certificate in a Go repository is
 						// more often a configuration key, a flag or a JSON field
 						// than a reference to GetCertificate.
 						st = 0.55
+					case len(quals) == 0 && caseless(name):
+						// A lone lower-case word (`stdin`, `serde`, `cp`)
+						// carries no style: it names the concept, a command
+						// or a crate as often as the type or constant
+						// spelled Stdin, SERDE or Cp.
+						st = 0.45
 					}
 				}
 			}
@@ -211,6 +219,17 @@ func (n *Names) qualifies(s analyze.SymID, quals []string) bool {
 	}
 	base := strings.TrimSuffix(path.Base(file.Path), path.Ext(file.Path))
 	return analyze.NormName(base) == q
+}
+
+// caseless reports whether name is a single lower-case word: no capital,
+// no underscore, so nothing of its spelling says it is an identifier.
+func caseless(name string) bool {
+	for _, r := range name {
+		if r == '_' || unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // foreignStyle reports whether name is written in a style the language

@@ -139,3 +139,31 @@ func TestCombineSeedsAndDemotion(t *testing.T) {
 		t.Errorf("first reason = %q", ranked[0].Reasons[0])
 	}
 }
+
+// A style-insensitive match is weaker when the query's spelling says
+// little: snake_case in a Go repository, or a lone lower-case word that
+// may name the concept rather than the symbol.
+func TestResolveStyleStrength(t *testing.T) {
+	facts, _ := sample(t)
+	names := NewNames(facts)
+	tests := []struct {
+		parts []string
+		want  float64
+	}{
+		{[]string{"FindByEmail"}, 1},
+		{[]string{"findByEmail"}, 0.9},
+		{[]string{"UserService", "find_by_email"}, 0.9},
+		{[]string{"find_by_email"}, 0.55},
+		{[]string{"issue"}, 0.45},
+		{[]string{"userservice"}, 0.45},
+	}
+	for _, tt := range tests {
+		r := names.Resolve(query.Entity{Raw: tt.parts[len(tt.parts)-1], Kind: query.EntitySymbol, Parts: tt.parts})
+		if len(r.Matches) != 1 {
+			t.Fatalf("Resolve(%v): %d matches, want 1", tt.parts, len(r.Matches))
+		}
+		if got := r.Matches[0].Strength; got != tt.want {
+			t.Errorf("Resolve(%v) strength = %v, want %v", tt.parts, got, tt.want)
+		}
+	}
+}
