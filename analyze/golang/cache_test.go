@@ -122,6 +122,13 @@ func TestCachedLoad(t *testing.T) {
 		{"comment appended at the bottom of the chain", edit("store/store.go", "s.items[it.SKU] = it }", "s.items[it.SKU] = it }\n\n// x"), 3 + 3, 1 + 2},
 		{"function body changed in place", edit("store/store.go", "\treturn it, ok", "\treturn it, ok && it.Price >= 0"), 3 + 3, 1 + 2},
 		{"declaration changed in place", edit("store/store.go", "func (s *Store) Add(it Item)", "func (s *Store) Add(it Item, _ ...int)"), 1 + 1, 3 + 4},
+		// cart's declarations now use a package go list cannot find: cart
+		// and cmd/shop change, and cart's export data holds invalid types.
+		{"a dependency goes missing", edit("cart/cart.go", "import \"example.com/shop/store\"",
+			"import (\n\t\"example.com/nowhere/lib\"\n\t\"example.com/shop/store\"\n)\n\nvar Client lib.Client\n\nfunc Open() (*lib.Conn, error) { return lib.Dial() }\n\ntype Wrapped struct{ lib.Client }"), 2 + 3, 2 + 2},
+		// store changes, cart is reused; cmd/shop imports cart's export data.
+		{"comment appended below the broken package", edit("store/store.go", "// x", "// x\n// y"), 3 + 3, 1 + 2},
+		{"the broken package is used", edit("cmd/shop/main.go", "func main() {", "var _, _ = cart.Open()\nvar _ = cart.Client.Name\nvar _ = cart.Wrapped{}.Client\n\nfunc main() {"), 3 + 4, 1 + 1},
 	}
 	for _, s := range steps {
 		if s.change != nil {

@@ -53,7 +53,6 @@ type node struct {
 	extract   bool       // checked in full and extracted: full, and no cached result
 	needTypes bool       // type-checked: extracted, or a dependency of one that is
 	cached    *pkgResult // the cached result of a full package
-	hadErrors bool       // the type checker reported an error
 
 	// Export data (exportcache.go).
 	ekey         index.Key // export key
@@ -72,7 +71,7 @@ func (n *node) resetAttempt() {
 	if !n.reused {
 		n.tpkg = nil
 	}
-	n.info, n.typeErrs, n.checked, n.hadErrors = nil, nil, false, false
+	n.info, n.typeErrs, n.checked = nil, nil, false
 	n.extract, n.needTypes, n.cached, n.files = false, false, nil, nil
 	n.ekeyDone, n.ehash, n.exportData, n.unexportable, n.reader = false, nil, nil, false, nil
 	n.pending.Store(int32(len(n.imports)))
@@ -453,12 +452,7 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 		Sizes:            sizes,
 		GoVersion:        goVersion(n.pkg),
 		Error: func(err error) {
-			te, ok := err.(types.Error)
-			if !ok || te.Soft {
-				return
-			}
-			n.hadErrors = true
-			if n.extract {
+			if te, ok := err.(types.Error); ok && n.extract && !te.Soft {
 				n.typeErrs = append(n.typeErrs, te)
 			}
 		},

@@ -34,8 +34,10 @@ import (
 // record is found costs nothing more unless a package being checked
 // imports it; one whose record is missing is checked from its
 // declarations (or in full, when it is extracted) and its export data
-// stored. A package whose declarations cannot be exported (type errors, a
-// local type in its API, //line directives) is recorded as such: it is
+// stored. A package with type errors is exported as checked (what
+// could not be resolved has the invalid type, which decodes as itself). A
+// package whose declarations cannot be exported (a local type in its
+// API, //line directives) is recorded as such: it is
 // checked from source whenever it is reached, and its surface is its
 // content key.
 //
@@ -160,7 +162,7 @@ func (l *loader) storeExport(n *node) {
 		}
 	}
 	var data []byte
-	if n.tpkg != nil && !n.hadErrors {
+	if n.tpkg != nil {
 		data, _ = encodeExport(n.tpkg, l.fset, l.exportName)
 	}
 	if data == nil {
