@@ -403,3 +403,74 @@ func TestIndexChild(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// chainGo is a chain of packages (top → mid → base) where top uses a
+// field of a base type through mid without importing base: top's facts
+// depend on base's declarations though it does not import it.
+var chainGo = map[string]string{
+	"go.mod": "module example.com/chain\n\ngo 1.22\n",
+	"base/base.go": `package base
+
+// Item is an entry of the price list.
+type Item struct {
+	SKU   string
+	Price int
+}
+
+// Lookup finds the item of a SKU.
+func Lookup(sku string) Item {
+	return Item{SKU: sku}
+}
+`,
+	"mid/mid.go": `package mid
+
+import "example.com/chain/base"
+
+// Default is the item shown when none is chosen.
+var Default = base.Lookup("default")
+
+// First returns the first item of a list.
+func First(skus []string) base.Item {
+	return base.Lookup(skus[0])
+}
+`,
+	"top/top.go": `package top
+
+import "example.com/chain/mid"
+
+// Total adds the prices of the first item and the default one.
+func Total(skus []string) int {
+	return mid.First(skus).Price + mid.Default.Price
+}
+`,
+}
+
+// TestIndexInvalidationGoDependencies edits packages others depend on:
+// packages whose dependencies' declarations are unchanged are reused, a
+// package that must be checked again imports its dependencies from the
+// index, and every run equals one without the index.
+func TestIndexInvalidationGoDependencies(t *testing.T) {
+	root := writeTree(t, chainGo)
+	edit := func(rel, old, new string) func(t *testing.T, root string) {
+		return func(t *testing.T, root string) {
+			editFile(t, root, rel, func(s string) string { return strings.Replace(s, old, new, 1) })
+		}
+	}
+	checkSteps(t, root, "fix the Price Total of top", []step{
+		{"cold", nil, snapshotMiss},
+		{"warm", nil, snapshotHit},
+		{"comment appended to the bottom", edit("base/base.go", "return Item{SKU: sku}\n}\n", "return Item{SKU: sku}\n}\n\n// Trailing note.\n"), snapshotMiss},
+		{"body of the middle changed in place", edit("mid/mid.go", "base.Lookup(skus[0])", "base.Lookup(skus[len(skus)-1])"), snapshotMiss},
+		// Price moves a line down: top's reference to it must follow.
+		{"field of the bottom moved", edit("base/base.go", "\tPrice int", "\t// Price is in cents.\n\tPrice int"), snapshotMiss},
+		{"exported symbol renamed", func(t *testing.T, root string) {
+			for _, f := range []string{"base/base.go", "mid/mid.go"} {
+				editFile(t, root, f, func(s string) string { return strings.ReplaceAll(s, "Lookup", "Find") })
+			}
+		}, snapshotMiss},
+		{"field of the bottom renamed, top left broken", edit("base/base.go", "\tPrice int", "\tCost int"), snapshotMiss},
+		{"top repaired", func(t *testing.T, root string) {
+			editFile(t, root, "top/top.go", func(s string) string { return strings.ReplaceAll(s, ".Price", ".Cost") })
+		}, snapshotMiss},
+	})
+}
