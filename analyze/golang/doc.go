@@ -47,11 +47,18 @@
 //
 // With [Options.Cache], each extracted package's result is stored under a
 // key covering everything its extraction read (its files by content, its
-// language version, the keys of its imports, recursively, and the go
-// environment), and a later load reuses the results whose keys match:
-// only packages that changed, or depend on one that did, are checked in
-// full, with their dependencies from declarations. [Fingerprint] describes
-// what outside the .go files a load depends on, for whole-load caches.
+// language version, the go environment, and the surface of each import: a
+// hash of the declarations of that package and of everything below it),
+// and every checked package leaves its export data (its package-level
+// declarations, in a shallow encoding of our own) next to the results. A
+// later load visits packages in dependency order: results whose keys match
+// are reused; a package that must be checked again (its files changed, or
+// a declaration below it did) imports its dependencies from their export
+// data, decoded lazily, instead of checking them from source. Editing a
+// comment or a function body therefore re-checks only the edited
+// packages. Export data that cannot be decoded is never trusted: the unit
+// is checked again from source. [Fingerprint] describes what outside the
+// .go files a load depends on, for whole-load caches.
 //
 // # Degraded loading
 //
