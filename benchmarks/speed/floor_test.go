@@ -36,6 +36,8 @@ cache="$6"
 if [ -d "$cache" ] && [ -n "$(ls -A "$cache")" ]; then echo "index directory not empty" >&2; exit 1; fi
 mkdir -p "$cache" && echo data > "$cache/snapshot"
 echo "analysis $4" >> `+log+`
+echo 'time=10:00:00.000 level=INFO msg=loaded phase=load took=120ms lang=rust files=3' >&2
+echo 'time=10:00:00.000 level=INFO msg=loaded phase=load took=125.5ms lang=all files=3' >&2
 `)
 	threeFns := script(t, dir, "ast-grep", `
 echo "astgrep $1" >> `+log+`
@@ -74,6 +76,9 @@ printf 'a.rs:1:1: help[function]: \nb.rs:2:1: help[function]: \nb.rs:9:5: help[f
 					t.Errorf("analysis %d: %v", i, smp.err)
 				}
 			}
+			if len(f.graph) != 3 || f.graph[0].wall != 125500*time.Microsecond {
+				t.Errorf("graph (load phase) samples = %v, want three of 125.5ms", f.graph)
+			}
 			errs := 0
 			for _, smp := range f.astgrep {
 				if smp.err != nil {
@@ -91,8 +96,28 @@ printf 'a.rs:1:1: help[function]: \nb.rs:2:1: help[function]: \nb.rs:9:5: help[f
 }
 
 func TestAnalysisArgs(t *testing.T) {
-	want := []string{"index", "--root", "/r", "--quiet", "--cache-dir", "/c"}
+	want := []string{"index", "--root", "/r", "--quiet", "--cache-dir", "/c", "--verbose"}
 	if diff := cmp.Diff(want, analysisArgs("/r", "/c")); diff != "" {
 		t.Errorf("analysisArgs (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadPhase(t *testing.T) {
+	tests := []struct {
+		stderr string
+		want   time.Duration
+		ok     bool
+	}{
+		{"time=1 level=INFO msg=loaded phase=load took=592.731ms lang=rust files=793\ntime=1 level=INFO msg=loaded phase=load took=605.584ms lang=all files=793\n", 605584 * time.Microsecond, true},
+		{"time=1 level=INFO msg=loaded phase=load took=1.5s lang=all files=1\n", 1500 * time.Millisecond, true},
+		{"time=1 level=INFO msg=loaded phase=load took=592ms lang=rust\n", 0, false},
+		{"", 0, false},
+		{"msg=loaded phase=load took=soon lang=all", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := loadPhase(tt.stderr)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("loadPhase(%q) = %v, %v; want %v, %v", tt.stderr, got, ok, tt.want, tt.ok)
+		}
 	}
 }

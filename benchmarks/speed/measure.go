@@ -19,6 +19,8 @@ type sample struct {
 	cpu  time.Duration // user and system time, with the children waited for (go list, git)
 	rss  int64         // peak resident set, KiB; 0 when unknown
 	err  error
+	// stderr is what the command wrote on standard error (its last 64 KiB).
+	stderr string
 }
 
 // runCmd runs a command with a time limit and measures it; its output is
@@ -40,7 +42,10 @@ func runCmdOut(ctx context.Context, timeout time.Duration, dir string, env []str
 	cmd.Stderr = &stderr
 	start := time.Now()
 	err := cmd.Run()
-	s := sample{wall: time.Since(start)}
+	s := sample{wall: time.Since(start), stderr: stderr.String()}
+	if len(s.stderr) > 64<<10 {
+		s.stderr = s.stderr[len(s.stderr)-64<<10:]
+	}
 	if cmd.ProcessState != nil {
 		s.rss = maxRSS(cmd.ProcessState)
 		s.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()

@@ -74,8 +74,8 @@ func cpuRatio(a, b sample, aok, bok bool) string {
 type cells struct {
 	cold, warm, touched, edits, rg, gopls, repomix            sample
 	coldOK, warmOK, touchedOK, editsOK, rgOK, goplsOK, repoOK bool
-	analysis, astgrep                                         sample // Rust trees only
-	analysisOK, astgrepOK                                     bool
+	analysis, graph, astgrep                                  sample // Rust trees only
+	analysisOK, graphOK, astgrepOK                            bool
 }
 
 func (r *result) cells() cells {
@@ -93,6 +93,7 @@ func (r *result) cells() cells {
 	c.repomix, c.repoOK = r.repomix, r.repomixRan && r.repomix.err == nil
 	if r.floor.analysisRan {
 		c.analysis, c.analysisOK = median(r.floor.analysis)
+		c.graph, c.graphOK = median(r.floor.graph)
 	}
 	if r.floor.astgrepRan {
 		c.astgrep, c.astgrepOK = median(r.floor.astgrep)
@@ -160,12 +161,12 @@ func markdown(e env, p peers, rs []*result) string {
 	writeFloor(&b, p, rs) // floor.go
 
 	b.WriteString("\n## Ratios against the peers (same run)\n\n")
-	b.WriteString("| repository | cold ÷ gopls cold | cold ÷ repomix | warm ÷ ripgrep | edit 5 ÷ ripgrep | analysis ÷ ast-grep | analysis CPU ÷ ast-grep CPU |\n|---|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| repository | cold ÷ gopls cold | cold ÷ repomix | warm ÷ ripgrep | edit 5 ÷ ripgrep | graph ÷ ast-grep | analysis ÷ ast-grep | analysis CPU ÷ ast-grep CPU |\n|---|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range rs {
 		c := r.cells()
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", r.name, ratio(c.cold, c.gopls, c.coldOK, c.goplsOK),
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, ratio(c.cold, c.gopls, c.coldOK, c.goplsOK),
 			ratio(c.cold, c.repomix, c.coldOK, c.repoOK), ratio(c.warm, c.rg, c.warmOK, c.rgOK), ratio(c.edits, c.rg, c.editsOK, c.rgOK),
-			ratio(c.analysis, c.astgrep, c.analysisOK, c.astgrepOK), cpuRatio(c.analysis, c.astgrep, c.analysisOK, c.astgrepOK))
+			ratio(c.graph, c.astgrep, c.graphOK, c.astgrepOK), ratio(c.analysis, c.astgrep, c.analysisOK, c.astgrepOK), cpuRatio(c.analysis, c.astgrep, c.analysisOK, c.astgrepOK))
 	}
 
 	b.WriteString("\n## Targets\n\n")

@@ -80,6 +80,7 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 		defer cancel()
 	}
 	var lo pipeline.LoadOptions
+	lo.Logger = io.Log
 	run.wire(&lo)
 	s, err := pipeline.Open(ctx, root, lo)
 	run.loaded()

@@ -33,4 +33,18 @@ func TestVerboseLogsPhases(t *testing.T) {
 	if strings.Contains(errs, "level=") {
 		t.Errorf("logs without --verbose:\n%s", errs)
 	}
+
+	// index logs its load and index phases too.
+	code, _, errs = run(t, "index", "--verbose", "--quiet", "--root", repo, "--cache-dir", t.TempDir())
+	if code != ExitOK {
+		t.Fatalf("index: exit %d: %s", code, errs)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`level=INFO msg=loaded phase=load took=\S+ lang=all files=\d+ `),
+		regexp.MustCompile(`level=INFO msg=indexed phase=index took=\S+ nodes=\d+`),
+	} {
+		if !want.MatchString(errs) {
+			t.Errorf("index --verbose: stderr lacks %v:\n%s", want, errs)
+		}
+	}
 }
