@@ -358,24 +358,20 @@ func (e *exportWriter) typ(t types.Type) {
 		w.Uint(uint64(t.Kind()))
 		// byte and rune are aliases that print under their own names.
 		w.String(t.Name())
-	case *types.Named:
-		if targs := t.TypeArgs(); targs.Len() > 0 {
+	case *types.Named, *types.Alias:
+		// An instance's Obj is its origin's type name.
+		n := t.(interface {
+			Obj() *types.TypeName
+			TypeArgs() *types.TypeList
+		})
+		if targs := n.TypeArgs(); targs.Len() > 0 {
 			w.Byte(typInstance)
-			e.objRef(t.Origin().Obj())
+			e.objRef(n.Obj())
 			e.typeList(targs)
 			return
 		}
 		w.Byte(typObj)
-		e.objRef(t.Obj())
-	case *types.Alias:
-		if targs := t.TypeArgs(); targs.Len() > 0 {
-			w.Byte(typInstance)
-			e.objRef(t.Origin().Obj())
-			e.typeList(targs)
-			return
-		}
-		w.Byte(typObj)
-		e.objRef(t.Obj())
+		e.objRef(n.Obj())
 	case *types.TypeParam:
 		for i := len(e.scope) - 1; i >= 0; i-- {
 			if e.scope[i] == t {

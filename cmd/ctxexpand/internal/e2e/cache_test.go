@@ -25,16 +25,24 @@ func child(ctx context.Context, args ...string) (*exec.Cmd, *bytes.Buffer, *byte
 	return cmd, &out, &errb
 }
 
+// cacheBaseline makes the repository of the cache tests and returns it
+// with their query and the run without a cache they are compared with.
+func cacheBaseline(t *testing.T) (root, query string, want clitest.Result) {
+	t.Helper()
+	root = bigRepo(t, 12, 2)
+	query = "fix Handle1_7 in p6"
+	want = clitest.Run(t, "--root", root, "--no-cache", "--format", "json", "--budget", "6000", query)
+	if want.Code != 0 {
+		t.Fatalf("without cache: %s", want)
+	}
+	return root, query, want
+}
+
 // TestSharedCacheTwoProcesses: two processes filling one empty cache
 // directory at the same time, then a third reading it, each print the
 // bundle a run without a cache prints.
 func TestSharedCacheTwoProcesses(t *testing.T) {
-	root := bigRepo(t, 12, 2)
-	query := "fix Handle1_7 in p6"
-	want := clitest.Run(t, "--root", root, "--no-cache", "--format", "json", "--budget", "6000", query)
-	if want.Code != 0 {
-		t.Fatalf("without cache: %s", want)
-	}
+	root, query, want := cacheBaseline(t)
 	cache := t.TempDir()
 	args := []string{"--root", root, "--cache-dir", cache, "--format", "json", "--budget", "6000", query}
 	ctx, cancel := context.WithTimeout(context.Background(), clitest.Watchdog)
@@ -77,12 +85,7 @@ func TestSharedCacheTwoProcesses(t *testing.T) {
 // of its work leaves a cache from which the next run gives the bundle a
 // run without a cache gives.
 func TestKilledRunLeavesCacheUsable(t *testing.T) {
-	root := bigRepo(t, 12, 2)
-	query := "fix Handle1_7 in p6"
-	want := clitest.Run(t, "--root", root, "--no-cache", "--format", "json", "--budget", "6000", query)
-	if want.Code != 0 {
-		t.Fatalf("without cache: %s", want)
-	}
+	root, query, want := cacheBaseline(t)
 	killed := 0
 	for _, delay := range []time.Duration{50 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second} {
 		t.Run(delay.String(), func(t *testing.T) {
