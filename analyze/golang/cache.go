@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/ctxexpand/ctxexpand/index"
 )
@@ -71,31 +70,8 @@ func (l *loader) contentKey(n *node, repo map[string]bool) index.Key {
 	n.ckeyDone = true // the graph is acyclic; this only guards against surprises
 	h := index.NewHasher("go-pkg").String(l.cacheSalt()).String(n.pkg.PkgPath).String(n.pkg.Name).
 		String(goVersion(n.pkg)).Bool(repo[n.pkg.PkgPath])
-	files := append([]string(nil), n.goFiles...)
-	sort.Strings(files)
-	for _, f := range files {
-		rel, under := l.relOf(f)
-		switch {
-		case under:
-			_, extracted := n.assigned[f]
-			h.String(rel).Bool(extracted).String(l.fileHash(rel, f))
-		default:
-			h.String(f)
-		}
-	}
-	paths := make([]string, 0, len(n.pkg.Imports))
-	for p := range n.pkg.Imports {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		h.String(p)
-		if d := n.imports[p]; d != nil && len(d.goFiles) > 0 {
-			h.Key(l.contentKey(d, repo))
-		} else {
-			h.String("missing")
-		}
-	}
+	l.hashFiles(h, n, true)
+	l.hashImportsBy(h, n, func(d *node) index.Key { return l.contentKey(d, repo) })
 	n.ckey = h.Sum()
 	return n.ckey
 }

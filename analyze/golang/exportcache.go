@@ -96,6 +96,12 @@ func (l *loader) hashFiles(h *index.Hasher, n *node, extracted bool) {
 
 // hashImports adds each import's path and surface.
 func (l *loader) hashImports(h *index.Hasher, n *node) {
+	l.hashImportsBy(h, n, func(d *node) index.Key { return d.surf })
+}
+
+// hashImportsBy adds each import's path and the key of it that key gives
+// ("missing" for an import with no files).
+func (l *loader) hashImportsBy(h *index.Hasher, n *node, key func(*node) index.Key) {
 	paths := make([]string, 0, len(n.pkg.Imports))
 	for p := range n.pkg.Imports {
 		paths = append(paths, p)
@@ -104,7 +110,7 @@ func (l *loader) hashImports(h *index.Hasher, n *node) {
 	for _, p := range paths {
 		h.String(p)
 		if d := n.imports[p]; d != nil && len(d.goFiles) > 0 {
-			h.Key(d.surf)
+			h.Key(key(d))
 		} else {
 			h.String("missing")
 		}
