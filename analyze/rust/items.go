@@ -17,21 +17,29 @@ func (x *extractor) function(n *sitter.Node, hasBody bool, ctx declCtx, p *pendi
 	if !ok {
 		return
 	}
-	s, e := int(n.StartByte()), int(n.EndByte())
-	sigEnd := e
 	var body *sitter.Node
 	if hasBody {
-		if body = n.ChildByFieldId(kinds.fBody); body != nil {
-			sigEnd = int(body.StartByte())
-		}
+		body = n.ChildByFieldId(kinds.fBody)
 	}
-	x.fs.items[idx].sig = signature(x.src, s, sigEnd)
-	x.toks = lex(x.src, s, sigEnd, x.toks[:0])
-	x.scanSignature(idx, x.toks)
+	sigEnd := x.head(n, body, idx)
 	if body != nil {
 		x.toks = lex(x.src, sigEnd, int(body.EndByte()), x.toks[:0])
 		x.scanBody(idx, x.toks, false)
 	}
+}
+
+// head records item idx's signature, the text of n up to body (all of n
+// when body is nil), scans it for the names it mentions, and returns
+// where it ends.
+func (x *extractor) head(n, body *sitter.Node, idx int32) int {
+	s, end := int(n.StartByte()), int(n.EndByte())
+	if body != nil {
+		end = int(body.StartByte())
+	}
+	x.fs.items[idx].sig = signature(x.src, s, end)
+	x.toks = lex(x.src, s, end, x.toks[:0])
+	x.scanSignature(idx, x.toks)
+	return end
 }
 
 // structure records a struct or union with its named fields.
@@ -40,17 +48,12 @@ func (x *extractor) structure(n *sitter.Node, kind analyze.SymbolKind, ctx declC
 	if !ok {
 		return
 	}
-	s, e := int(n.StartByte()), int(n.EndByte())
 	body := n.ChildByFieldId(kinds.fBody)
-	sigEnd := e
-	named := body != nil && body.KindId() == kinds.fieldDeclList
-	if named {
-		sigEnd = int(body.StartByte())
+	if body != nil && body.KindId() != kinds.fieldDeclList {
+		body = nil // a tuple struct's fields are part of its signature
 	}
-	x.fs.items[idx].sig = signature(x.src, s, sigEnd)
-	x.toks = lex(x.src, s, sigEnd, x.toks[:0])
-	x.scanSignature(idx, x.toks)
-	if named {
+	x.head(n, body, idx)
+	if body != nil {
 		it := x.fs.items[idx]
 		x.walkFields(body, idx, it.name, declCtx{parent: idx, mod: ctx.mod, cfgTest: it.cfgTest})
 	}
@@ -107,15 +110,8 @@ func (x *extractor) enumeration(n *sitter.Node, ctx declCtx, p *pending) {
 	if !ok {
 		return
 	}
-	s, e := int(n.StartByte()), int(n.EndByte())
 	body := n.ChildByFieldId(kinds.fBody)
-	sigEnd := e
-	if body != nil {
-		sigEnd = int(body.StartByte())
-	}
-	x.fs.items[idx].sig = signature(x.src, s, sigEnd)
-	x.toks = lex(x.src, s, sigEnd, x.toks[:0])
-	x.scanSignature(idx, x.toks)
+	x.head(n, body, idx)
 	if body == nil {
 		return
 	}
@@ -173,15 +169,8 @@ func (x *extractor) trait(n *sitter.Node, ctx declCtx, p *pending) {
 	if !ok {
 		return
 	}
-	s, e := int(n.StartByte()), int(n.EndByte())
 	body := n.ChildByFieldId(kinds.fBody)
-	sigEnd := e
-	if body != nil {
-		sigEnd = int(body.StartByte())
-	}
-	x.fs.items[idx].sig = signature(x.src, s, sigEnd)
-	x.toks = lex(x.src, s, sigEnd, x.toks[:0])
-	x.scanSignature(idx, x.toks)
+	x.head(n, body, idx)
 	if body != nil {
 		t := x.fs.items[idx]
 		x.walkDecls(body, declCtx{parent: idx, mod: ctx.mod, container: t.name, inTrait: true, exported: t.exported, cfgTest: t.cfgTest})
@@ -202,7 +191,6 @@ func (x *extractor) impl(n *sitter.Node, ctx declCtx, p *pending) {
 		x.dropItem(idx)
 		return
 	}
-	s, e := int(n.StartByte()), int(n.EndByte())
 	ts, te := int(typ.StartByte()), int(typ.EndByte())
 	x.toks = lex(x.src, ts, te, x.toks[:0])
 	selfName := typeDisplay(x.src, x.toks)
@@ -219,13 +207,7 @@ func (x *extractor) impl(n *sitter.Node, ctx declCtx, p *pending) {
 		traitImpl = true
 	}
 	body := n.ChildByFieldId(kinds.fBody)
-	sigEnd := e
-	if body != nil {
-		sigEnd = int(body.StartByte())
-	}
-	it.sig = signature(x.src, s, sigEnd)
-	x.toks = lex(x.src, s, sigEnd, x.toks[:0])
-	x.scanSignature(idx, x.toks)
+	x.head(n, body, idx)
 	if body != nil {
 		im := x.fs.items[idx]
 		x.walkDecls(body, declCtx{parent: idx, mod: ctx.mod, container: selfName, inImpl: true, traitImpl: traitImpl, exported: traitImpl, cfgTest: im.cfgTest})
