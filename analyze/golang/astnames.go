@@ -8,35 +8,10 @@ import (
 	"unicode/utf8"
 )
 
-// embeddedIdent is the identifier that names an embedded field's type:
-// T, *T, pkg.T, T[A] and *pkg.T[A, B] all give T.
-func embeddedIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.SelectorExpr:
-			if _, ok := t.X.(*ast.Ident); ok {
-				return t.Sel
-			}
-			return nil
-		case *ast.Ident:
-			return t
-		default:
-			return nil
-		}
-	}
-}
-
-// typeRefOf names the type an expression spells, through pointers,
-// parentheses and instantiation: *pkg.T[int] gives {pkg T}.
-func typeRefOf(e ast.Expr) typeRef {
+// typeIdents are the identifiers of the type an expression spells,
+// through pointers, parentheses and instantiation: *pkg.T[int] gives pkg
+// and T, T[A] gives nil and T; anything else gives nil, nil.
+func typeIdents(e ast.Expr) (qual, name *ast.Ident) {
 	for {
 		switch t := e.(type) {
 		case *ast.StarExpr:
@@ -49,15 +24,35 @@ func typeRefOf(e ast.Expr) typeRef {
 			e = t.X
 		case *ast.SelectorExpr:
 			if q, ok := t.X.(*ast.Ident); ok {
-				return typeRef{qual: q.Name, name: t.Sel.Name}
+				return q, t.Sel
 			}
-			return typeRef{}
+			return nil, nil
 		case *ast.Ident:
-			return typeRef{name: t.Name}
+			return nil, t
 		default:
-			return typeRef{}
+			return nil, nil
 		}
 	}
+}
+
+// embeddedIdent is the identifier that names an embedded field's type:
+// T, *T, pkg.T, T[A] and *pkg.T[A, B] all give T.
+func embeddedIdent(e ast.Expr) *ast.Ident {
+	_, name := typeIdents(e)
+	return name
+}
+
+// typeRefOf names the type an expression spells, through pointers,
+// parentheses and instantiation: *pkg.T[int] gives {pkg T}.
+func typeRefOf(e ast.Expr) typeRef {
+	qual, name := typeIdents(e)
+	switch {
+	case name == nil:
+		return typeRef{}
+	case qual == nil:
+		return typeRef{name: name.Name}
+	}
+	return typeRef{qual: qual.Name, name: name.Name}
 }
 
 // funcArity is "params/results" of a function type, counting each name.
