@@ -194,59 +194,23 @@ type rawShape struct {
 func (f *File) Apply(s *Settings) {
 	r := &f.raw
 	set := func(key string) { s.SetOrigin(key, f.Name) }
-	if r.Budget != nil {
-		s.Budget = *r.Budget
-		set("budget")
-	}
-	if r.Tokenizer != nil {
-		s.Tokenizer = *r.Tokenizer
-		set("tokenizer")
-	}
-	if r.Format != nil {
-		s.Format = *r.Format
-		set("format")
-	}
-	if r.Strategy != nil {
-		s.Strategy = *r.Strategy
-		set("strategy")
-	}
-	if r.Depth != nil {
-		s.Depth = *r.Depth
-		set("depth")
-	}
-	if r.MaxFiles != nil {
-		s.MaxFiles = *r.MaxFiles
-		set("max_files")
-	}
-	if r.NoTests != nil {
-		s.NoTests = *r.NoTests
-		set("no_tests")
-	}
+	setFrom(&s.Budget, r.Budget, "budget", set)
+	setFrom(&s.Tokenizer, r.Tokenizer, "tokenizer", set)
+	setFrom(&s.Format, r.Format, "format", set)
+	setFrom(&s.Strategy, r.Strategy, "strategy", set)
+	setFrom(&s.Depth, r.Depth, "depth", set)
+	setFrom(&s.MaxFiles, r.MaxFiles, "max_files", set)
+	setFrom(&s.NoTests, r.NoTests, "no_tests", set)
 	if r.Timeout != nil {
 		s.Timeout = r.Timeout.Duration
 		set("timeout")
 	}
 	if fs := r.Files; fs != nil {
-		if fs.Exclude != nil {
-			s.Exclude = append([]string(nil), *fs.Exclude...)
-			set("files.exclude")
-		}
-		if fs.Include != nil {
-			s.Include = append([]string(nil), *fs.Include...)
-			set("files.include")
-		}
-		if fs.Generated != nil {
-			s.Generated = append([]string(nil), *fs.Generated...)
-			set("files.generated")
-		}
-		if fs.SkipGenerated != nil {
-			s.SkipGenerated = *fs.SkipGenerated
-			set("files.skip_generated")
-		}
-		if fs.SkipVendored != nil {
-			s.SkipVendored = *fs.SkipVendored
-			set("files.skip_vendored")
-		}
+		setFrom(&s.Exclude, fs.Exclude, "files.exclude", set)
+		setFrom(&s.Include, fs.Include, "files.include", set)
+		setFrom(&s.Generated, fs.Generated, "files.generated", set)
+		setFrom(&s.SkipGenerated, fs.SkipGenerated, "files.skip_generated", set)
+		setFrom(&s.SkipVendored, fs.SkipVendored, "files.skip_vendored", set)
 	}
 	vals := r.Weights.byKey()
 	for _, wf := range weightFields {
@@ -256,4 +220,18 @@ func (f *File) Apply(s *Settings) {
 		}
 	}
 	s.File = f.Name
+}
+
+// setFrom copies *v into *dst when the file set it (v is not nil),
+// recording key's origin; slices are copied, so the settings never share
+// the file's.
+func setFrom[T any](dst *T, v *T, key string, set func(string)) {
+	if v == nil {
+		return
+	}
+	*dst = *v
+	if sl, ok := any(*v).([]string); ok {
+		*dst = any(append([]string(nil), sl...)).(T)
+	}
+	set(key)
 }
