@@ -75,6 +75,19 @@ func Run(t testing.TB, args ...string) Result {
 	}
 }
 
+// Command is the command line as a child process (this test binary, whose
+// TestMain calls MainIfChild), not started, for tests that start, signal
+// or run several at once.
+func Command(ctx context.Context, args ...string) *exec.Cmd {
+	return command(ctx, os.Args[0], args...)
+}
+
+func command(ctx context.Context, bin string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), asCLI+"=1")
+	return cmd
+}
+
 // Exec runs the command line in a child process: this test binary, whose
 // TestMain calls MainIfChild. env is added to this process's environment;
 // with cred set the child runs as that user, from a copy of the binary
@@ -87,8 +100,8 @@ func Exec(t testing.TB, env []string, cred *syscall.Credential, args ...string) 
 	if cred != nil {
 		bin = publicCopy(t, bin)
 	}
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(append(os.Environ(), asCLI+"=1"), env...)
+	cmd := command(ctx, bin, args...)
+	cmd.Env = append(cmd.Env, env...)
 	if cred != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	}

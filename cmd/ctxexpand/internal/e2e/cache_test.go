@@ -15,11 +15,9 @@ import (
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
 )
 
-// child starts the command line in a child process (this test binary,
-// whose TestMain runs the command when CTXEXPAND_TEST_AS_CLI is set).
+// child is the command line as a child process with its output captured.
 func child(ctx context.Context, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "CTXEXPAND_TEST_AS_CLI=1")
+	cmd := clitest.Command(ctx, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	return cmd, &out, &errb
