@@ -136,12 +136,15 @@ func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map
 		n.extract = n.cached == nil
 	}
 	found := l.lookupExport(n)
-	if !n.reused && (n.extract || !found || n.unexportable) {
+	borrowed := !found && l.borrowExport(n)
+	if !n.reused && (n.extract || !(found || borrowed) || n.unexportable) {
 		l.check(fset, n, sizes)
 		l.nchecked.Add(1)
 	}
 	switch {
 	case found:
+	case borrowed:
+		l.putExport(n)
 	case n.reused:
 		n.unexportable = true // its type errors are another unit's; not stored
 	default:

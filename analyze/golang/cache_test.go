@@ -2,6 +2,7 @@ package golang
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,20 +19,36 @@ import (
 )
 
 // memCache is a Cache in memory that counts lookups.
+// memCache is a Cache in memory that counts what a load asks of it. The
+// export data blobs that export records name are counted apart: hits,
+// misses and puts are of results and export records only.
 type memCache struct {
-	mu         sync.Mutex
-	m          map[index.Key][]byte
-	hits, miss int
-	puts       int
+	mu           sync.Mutex
+	m            map[index.Key][]byte
+	hits, miss   int
+	puts         int
+	blobs, bputs int
+}
+
+// isBlob tells an export data blob by its key, which hashes its content.
+func isBlob(k index.Key, d []byte) bool {
+	if len(d) == 0 || d[0] != exportRecBlob {
+		return false
+	}
+	sum := sha256.Sum256(d[1:])
+	return k == exportBlobKey(sum[:])
 }
 
 func (c *memCache) Get(k index.Key) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	d, ok := c.m[k]
-	if ok {
+	switch {
+	case ok && isBlob(k, d):
+		c.blobs++
+	case ok:
 		c.hits++
-	} else {
+	default:
 		c.miss++
 	}
 	return d, ok
@@ -40,7 +57,11 @@ func (c *memCache) Get(k index.Key) ([]byte, bool) {
 func (c *memCache) Put(k index.Key, d []byte) {
 	c.mu.Lock()
 	c.m[k] = d
-	c.puts++
+	if isBlob(k, d) {
+		c.bputs++
+	} else {
+		c.puts++
+	}
 	c.mu.Unlock()
 }
 
@@ -246,10 +267,10 @@ func TestCacheIgnoresDamagedExportData(t *testing.T) {
 			}
 			damaged := 0
 			for k, rec := range c.m {
-				if len(rec) > 1+32 && rec[0] == exportRecData {
-					if _, err := checkChecksum(rec[33:]); err == nil {
-						data := f(append([]byte(nil), rec[33:]...))
-						c.m[k] = append(append([]byte(nil), rec[:33]...), data...)
+				if len(rec) > 1 && rec[0] == exportRecBlob {
+					if _, err := checkChecksum(rec[1:]); err == nil {
+						data := f(append([]byte(nil), rec[1:]...))
+						c.m[k] = append([]byte{exportRecBlob}, data...)
 						damaged++
 					}
 				}

@@ -63,6 +63,7 @@ type node struct {
 	unexportable bool
 	reader       *exportReader    // decodes exportData, made on first use
 	deps         map[string]*node // dependencies by import path, see findDep
+	base         *node            // see linkVariants
 }
 
 // resetAttempt forgets what checking the unit found, so that it can be
@@ -74,7 +75,16 @@ func (n *node) resetAttempt() {
 	n.info, n.typeErrs, n.checked = nil, nil, false
 	n.extract, n.needTypes, n.cached, n.files = false, false, nil, nil
 	n.ekeyDone, n.ehash, n.exportData, n.unexportable, n.reader = false, nil, nil, false, nil
-	n.pending.Store(int32(len(n.imports)))
+	n.pending.Store(int32(n.waitsFor()))
+}
+
+// waitsFor is how many nodes must be visited before this one: its
+// imports, and its base (see linkVariants).
+func (n *node) waitsFor() int {
+	if n.base != nil {
+		return len(n.imports) + 1
+	}
+	return len(n.imports)
 }
 
 // listing is the outcome of one unit's go list.
@@ -101,7 +111,7 @@ func (l *loader) loadTyped() {
 				continue
 			}
 			t := time.Now()
-			roots, probs, err := l.list(u)
+			roots, probs, err := l.listCached(u)
 			lists[i] <- listing{roots: roots, probs: probs, err: err, took: time.Since(t)}
 		}
 	}()
@@ -164,7 +174,12 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 				d.rdeps = append(d.rdeps, n)
 			}
 		}
-		n.pending.Store(int32(len(n.imports)))
+	}
+	if l.opt.Cache != nil {
+		linkVariants(order)
+	}
+	for _, n := range order {
+		n.pending.Store(int32(n.waitsFor()))
 	}
 	for _, n := range order {
 		n.markTainted()
@@ -178,6 +193,7 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 	}
 
 	fset := l.fset
+	l.unique = uniquePaths(order)
 	reused := l.planReuse(order)
 	l.planCache(order)
 	l.planParse(order)

@@ -45,11 +45,20 @@ import (
 // never trusted: the unit is checked again from source, as without the
 // cache, and nothing the failed attempt computed is stored.
 
-// Export record tags.
+// Export record tags. The export record of a package names its data by
+// hash; the data itself is a record of its own under a key of that hash
+// (exportBlobKey), so that packages with equal data (the test copies of a
+// package, see linkVariants) store it once.
 const (
-	exportRecData         byte = 1 // sha256 of the data, then the data
+	exportRecData         byte = 1 // sha256 of the data
 	exportRecUnexportable byte = 2
+	exportRecBlob         byte = 3 // the data
 )
+
+// exportBlobKey is the key of the export data with the given hash.
+func exportBlobKey(sum []byte) index.Key {
+	return index.NewHasher("go-export-blob").Uint(exportVersion).Bytes(sum).Sum()
+}
 
 // exportKey computes, once, the key of the node's export record.
 func (l *loader) exportKey(n *node) index.Key {
@@ -142,10 +151,14 @@ func (l *loader) lookupExport(n *node) (found bool) {
 	}
 	switch rec[0] {
 	case exportRecData:
-		if len(rec) < 1+sha256.Size+4 {
+		if len(rec) != 1+sha256.Size {
 			return false
 		}
-		n.ehash, n.exportData = rec[1:1+sha256.Size], rec[1+sha256.Size:]
+		blob, ok := l.opt.Cache.Get(exportBlobKey(rec[1:]))
+		if !ok || len(blob) < 1+4 || blob[0] != exportRecBlob {
+			return false
+		}
+		n.ehash, n.exportData = rec[1:], blob[1:]
 		return true
 	case exportRecUnexportable:
 		n.unexportable = true
@@ -178,9 +191,75 @@ func (l *loader) storeExport(n *node) {
 	}
 	sum := sha256.Sum256(data)
 	n.ehash, n.exportData = sum[:], data
-	rec := make([]byte, 0, 1+len(sum)+len(data))
-	rec = append(append(append(rec, exportRecData), sum[:]...), data...)
-	l.deferPut(l.exportKey(n), rec)
+	l.putExport(n)
+}
+
+// putExport records the node's export data under its export key.
+func (l *loader) putExport(n *node) {
+	l.deferPut(l.exportKey(n), append([]byte{exportRecData}, n.ehash...))
+	blob := make([]byte, 0, 1+len(n.exportData))
+	l.deferPut(exportBlobKey(n.ehash), append(append(blob, exportRecBlob), n.exportData...))
+}
+
+// Test variants.
+//
+// go list reports a package once more for every test that imports it
+// through a package under test: "P [X.test]" is P compiled against X's
+// test variant. When P's files are those of P itself, its declarations
+// are too, and so is its export data: a test variant only adds files to
+// the package under test, never changes a declaration P can refer to,
+// and export data names what P refers to by package path and name. A
+// large package is imported that way by dozens of tests, and checking
+// each copy again whenever P changes would cost more than P itself.
+//
+// linkVariants therefore makes each such copy wait for P, and
+// borrowExport gives it P's export data instead of a check. The copy
+// keeps its own imports: a package importing it still sees X's test
+// variant through it, decoded from the same data.
+
+// linkVariants gives each test copy of a package with the package's own
+// files its base, the package, and makes it wait for the base.
+func linkVariants(order []*node) {
+	base := make(map[string]*node)
+	for _, n := range order {
+		if n.pkg.ForTest == "" && n.pkg.ID == n.pkg.PkgPath {
+			base[n.pkg.PkgPath] = n
+		}
+	}
+	for _, n := range order {
+		if n.pkg.ForTest == "" || n.pkg.ID == n.pkg.PkgPath {
+			continue
+		}
+		b := base[n.pkg.PkgPath]
+		if b == nil || b == n || !sameStrings(b.goFiles, n.goFiles) {
+			continue
+		}
+		n.base = b
+		b.rdeps = append(b.rdeps, n)
+	}
+}
+
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// borrowExport gives a node that needs no check of its own the export
+// data of its base, when the base has some.
+func (l *loader) borrowExport(n *node) bool {
+	b := n.base
+	if b == nil || n.full || n.reused || b.unexportable || b.ehash == nil || b.exportData == nil {
+		return false
+	}
+	n.ehash, n.exportData = b.ehash, b.exportData
+	return true
 }
 
 // exportName is how a file is named in export data: relative to the root
@@ -257,7 +336,10 @@ func (l *loader) readerOf(d *node) *exportReader {
 // export data names the packages of the objects it refers to, which may
 // lie anywhere below d. The caller holds imports.mu.
 func (l *loader) resolveFrom(d *node, path string) (*types.Package, *exportReader, bool) {
-	x := d.findDep(path)
+	x, ok := l.unique[path]
+	if !ok {
+		x = d.findDep(path)
+	}
 	if x == nil {
 		return nil, nil, false
 	}
@@ -269,6 +351,24 @@ func (l *loader) resolveFrom(d *node, path string) (*types.Package, *exportReade
 	}
 	r := l.readerOf(x)
 	return r.pkg, r, true
+}
+
+// uniquePaths maps each import path that only one package of the unit
+// has to that package: a dependency with that path can only be it, which
+// spares most lookups the walk of findDep.
+func uniquePaths(order []*node) map[string]*node {
+	out := make(map[string]*node, len(order))
+	dup := map[string]bool{}
+	for _, n := range order {
+		p := n.pkg.PkgPath
+		if _, seen := out[p]; seen || dup[p] {
+			delete(out, p)
+			dup[p] = true
+			continue
+		}
+		out[p] = n
+	}
+	return out
 }
 
 // findDep finds the package of an import path among the node's

@@ -88,7 +88,8 @@ type loader struct {
 	noImport                  bool        // check everything from source: export data of this unit failed
 	importFailed              atomic.Bool // a package's export data could not be decoded
 	puts                      []pendingPut
-	hits, nchecked, nimported atomic.Int64 // for Logf
+	unique                    map[string]*node // the unit's packages by import path, see uniquePaths
+	hits, nchecked, nimported atomic.Int64     // for Logf
 
 	mu sync.Mutex // guards problems while units are checked
 }

@@ -60,6 +60,12 @@ type Options struct {
 	CacheSalt string
 	FileHash  func(rel string) (string, bool)
 
+	// ListSalt, when set with Cache, lets a load reuse go list's answer
+	// from an earlier load while no Go file's header changed
+	// (listcache.go). It must describe everything else that answer
+	// depends on: the [Fingerprint] of this load.
+	ListSalt string
+
 	// Progress, when set, is told how far the load is: a phase and, for
 	// phases with a known size, the units done and the total. It is called
 	// from several goroutines.

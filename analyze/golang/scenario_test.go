@@ -122,14 +122,14 @@ var directives = map[string]bool{
 
 func isDirective(w string) bool { return directives[w] }
 
-func writeArchive(t *testing.T, root string, ar *txtar.Archive) {
+func writeArchive(t testing.TB, root string, ar *txtar.Archive) {
 	t.Helper()
 	for _, f := range ar.Files {
 		writeFile(t, root, f.Name, f.Data)
 	}
 }
 
-func writeFile(t *testing.T, root, rel string, data []byte) {
+func writeFile(t testing.TB, root, rel string, data []byte) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

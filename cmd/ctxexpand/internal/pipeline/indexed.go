@@ -54,7 +54,7 @@ type IndexedLoad struct {
 func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
 	start := time.Now()
 	st := opt.Index
-	key, hashes, err := snapshotKey(ctx, st, root, opt)
+	key, hashes, goFP, err := snapshotKey(ctx, st, root, opt)
 	if err != nil {
 		if ctx.Err() != nil {
 			// The time limit passed while fingerprinting: load what the
@@ -78,25 +78,30 @@ func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Fa
 	fresh := opt
 	fresh.Index = nil
 	fresh.packs = newPacks(st, root, hashes)
+	fresh.packs.goList = goFP
 	facts, err := Load(ctx, root, fresh)
 	if err != nil {
 		return nil, err
 	}
 	if !facts.Partial && ctx.Err() == nil && inputsUnchanged(ctx, st, root, hashes) {
-		fresh.packs.flush()
-		st.Put("facts", key, index.EncodeFacts(facts))
 		opt.setState(key)
+		data := index.EncodeFacts(facts) // now: the session may change the facts (a time limit marks them partial)
+		opt.state.save(func() {
+			fresh.packs.flush()
+			st.Put("facts", key, data)
+		})
 	}
 	opt.report(IndexedLoad{Snapshot: snapshotMiss, Inputs: inputs, Took: time.Since(start)})
 	return facts, nil
 }
 
 // snapshotKey fingerprints everything a load of root depends on, and
-// returns the content hash of each input file.
-func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOptions) (index.Key, map[string]string, error) {
+// returns the content hash of each input file and the Go fingerprint
+// (golang.Fingerprint; empty without Go files).
+func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOptions) (index.Key, map[string]string, string, error) {
 	all, _, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{AllFiles: true, Ignore: opt.Ignore})
 	if err != nil && len(all) == 0 {
-		return index.Key{}, nil, fmt.Errorf("reading %s: %w", root, err)
+		return index.Key{}, nil, "", fmt.Errorf("reading %s: %w", root, err)
 	}
 	var inputs, goFiles []string
 	for _, p := range all {
@@ -111,7 +116,7 @@ func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOpti
 	}
 	hashes, err := st.HashFiles(ctx, root, inputs)
 	if err != nil {
-		return index.Key{}, nil, err
+		return index.Key{}, nil, "", err
 	}
 	known := make(map[string]string, len(hashes))
 	h := index.NewHasher("facts").String(st.ExecutableID()).String(root).
@@ -126,14 +131,15 @@ func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOpti
 			known[fh.Path] = fh.Hash
 		}
 	}
+	var fp string
 	if len(goFiles) > 0 {
-		fp, err := golang.Fingerprint(ctx, root, goFiles, opt.goOptions())
+		fp, err = golang.Fingerprint(ctx, root, goFiles, opt.goOptions())
 		if err != nil {
-			return index.Key{}, nil, err
+			return index.Key{}, nil, "", err
 		}
 		h.String(fp)
 	}
-	return h.Sum(), known, ctx.Err()
+	return h.Sum(), known, fp, ctx.Err()
 }
 
 func (opt LoadOptions) setState(key index.Key) {
@@ -159,6 +165,7 @@ func (opt LoadOptions) notice(msg string) {
 // unchanged files.
 type packs struct {
 	salt   string
+	goList string // the Go fingerprint, which lets go list's answer be reused
 	hashes map[string]string
 	rust   *index.Pack
 	golang *index.Pack
@@ -173,7 +180,7 @@ func (p *packs) goOptions(o golang.Options) golang.Options {
 	if p == nil {
 		return o
 	}
-	o.Cache, o.CacheSalt, o.FileHash = p.golang, p.salt, p.fileHash
+	o.Cache, o.CacheSalt, o.FileHash, o.ListSalt = p.golang, p.salt, p.fileHash, p.goList
 	return o
 }
 

@@ -1,0 +1,459 @@
+package golang
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/index/wire"
+)
+
+// Reusing go list's answer.
+//
+// go list costs a few hundred milliseconds on a large module even when
+// its answer is the one it gave last time, which makes it most of the
+// cost of a load after an edit. Its answer depends on the go command and
+// its environment, on the go.mod, go.sum, go.work and vendor files and
+// the module cache, all of which Options.ListSalt describes (the caller's
+// Fingerprint), on the options and the overlay, and on the .go files
+// under the root only through their names and headers: the build
+// constraints and package clause, the imports with the cgo preamble
+// among them, and the //go:embed directives. A function body or a
+// comment below the imports does not change it.
+//
+// So each unit keeps the listing it last got, in one record per unit
+// under a key of those inputs besides the files, together with the
+// header digest of every file the listing was computed from (with the
+// file's content hash, so that unchanged files are not read again to
+// check it). A load reuses the record when every Go file under the root
+// has the header it had, and the set of files is the same; otherwise it
+// runs go list and replaces the record. Files go list reported that the
+// loader does not analyse (ignored or too large) are part of the check
+// too, read every time. Only a clean listing is kept: a failed go list
+// is run again next time.
+
+// listCacheVersion changes whenever the record's encoding or what it
+// holds changes.
+const listCacheVersion = 1
+
+// listSlot is the key of the unit's listing record, or false when
+// listings are not cached.
+func (l *loader) listSlot(u *unit) (index.Key, bool) {
+	if l.opt.Cache == nil || l.opt.ListSalt == "" {
+		return index.Key{}, false
+	}
+	h := index.NewHasher("go-list").Uint(listCacheVersion).String(l.cacheSalt()).String(l.opt.ListSalt).
+		String(u.dir).Bool(l.opt.SkipTests)
+	for _, list := range [][]string{u.patterns, goRelevantEnv(u.env)} {
+		h.Uint(uint64(len(list)))
+		for _, s := range list {
+			h.String(s)
+		}
+	}
+	names := make([]string, 0, len(l.overlay))
+	for name := range l.overlay {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		h.String(name).Bytes(l.overlay[name])
+	}
+	return h.Sum(), true
+}
+
+// goRelevantEnv keeps the variables of env that the go command reads
+// (besides those Fingerprint asks it about): the rest of an environment
+// changes from one process to the next without changing go list's answer.
+func goRelevantEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "GOGC", k == "GOMEMLIMIT", k == "GOMAXPROCS", k == "GOTRACEBACK":
+			continue // the go command's own runtime, not what it answers
+		case strings.HasPrefix(k, "GO"), strings.HasPrefix(k, "CGO_"):
+		case k == "CC", k == "CXX", k == "PKG_CONFIG", k == "PATH", k == "HOME", k == "XDG_CONFIG_HOME":
+		default:
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// listInput is one file a listing was computed from.
+type listInput struct {
+	rel, content, header string
+}
+
+// listCached returns the unit's listing from its record when that still
+// holds, and otherwise runs go list and records the answer.
+func (l *loader) listCached(u *unit) ([]*packages.Package, []analyze.Problem, error) {
+	slot, ok := l.listSlot(u)
+	if !ok {
+		return l.list(u)
+	}
+	var known map[string]listInput
+	if data, ok := l.opt.Cache.Get(slot); ok {
+		rec, err := decodeListing(data)
+		if err == nil {
+			known = make(map[string]listInput, len(rec.inputs))
+			for _, in := range rec.inputs {
+				known[in.rel] = in
+			}
+			if l.listInputsHold(rec, known) {
+				l.opt.logf("golang: go list of %s reused: no Go file's header changed", u.dir)
+				return rec.roots, rec.probs, nil
+			}
+		}
+	}
+	roots, probs, err := l.list(u)
+	if err != nil || l.ctx.Err() != nil {
+		return roots, probs, err
+	}
+	if data := l.encodeListingRecord(roots, probs, known); data != nil {
+		l.opt.Cache.Put(slot, data)
+	}
+	return roots, probs, err
+}
+
+// listInputsHold reports whether every file the record was computed from
+// has the header it had, and no Go file under the root is new.
+func (l *loader) listInputsHold(rec *listingRecord, known map[string]listInput) bool {
+	seen := 0
+	for _, rel := range l.sortedFiles() {
+		in, ok := known[rel]
+		if !ok {
+			return false
+		}
+		seen++
+		if l.headerOf(rel, known) != in.header {
+			return false
+		}
+	}
+	for _, in := range rec.inputs {
+		if !l.allowed[in.rel] {
+			seen++
+			if l.headerOf(in.rel, known) != in.header {
+				return false
+			}
+		}
+	}
+	return seen == len(rec.inputs)
+}
+
+// sortedFiles are the Go files under the root the loader analyses.
+func (l *loader) sortedFiles() []string {
+	out := make([]string, 0, len(l.allowed))
+	for rel := range l.allowed {
+		out = append(out, rel)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// headerOf returns the header digest of a file under the root: the
+// recorded one when its content is unchanged, else computed from it.
+func (l *loader) headerOf(rel string, known map[string]listInput) string {
+	content, src := l.listContent(rel)
+	if in, ok := known[rel]; ok && in.content == content {
+		return in.header
+	}
+	if src == nil {
+		return content // unreadable or not a regular file: its description is all there is
+	}
+	return goHeaderDigest(src())
+}
+
+// listContent returns a file's content hash as go list sees it (the
+// overlay's stub for a .go entry that is not a regular file, which is
+// never opened: a named pipe would block) and a way to read it, nil when
+// there is nothing to read.
+func (l *loader) listContent(rel string) (string, func() []byte) {
+	abs := filepath.Join(l.root, filepath.FromSlash(rel))
+	if ov, ok := l.overlay[abs]; ok {
+		return fmt.Sprintf("overlay %x", sha256.Sum256(ov)), func() []byte { return ov }
+	}
+	if !l.allowed[rel] {
+		// Not a file the walker vetted: make sure it is a regular one.
+		st, err := os.Lstat(abs)
+		if err != nil {
+			return "unreadable: " + err.Error(), nil
+		}
+		if !st.Mode().IsRegular() {
+			return "special: " + st.Mode().String(), nil
+		}
+	}
+	content := l.fileHash(rel, abs)
+	return content, func() []byte {
+		src, err := os.ReadFile(abs)
+		if err != nil {
+			return []byte("unreadable: " + err.Error())
+		}
+		return src
+	}
+}
+
+// goHeaderDigest hashes what go list reads of a Go file: everything up to
+// the end of its imports (build constraints, package clause, cgo
+// preamble, imports) and its //go:embed lines. A file whose header does
+// not parse is hashed whole.
+func goHeaderDigest(src []byte) string {
+	h := sha256.New()
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly|parser.SkipObjectResolution)
+	end := len(src)
+	if err == nil && f.Name != nil {
+		end = int(f.Name.End()) - 1
+		for _, d := range f.Decls {
+			if e := int(d.End()) - 1; e > end {
+				end = e
+			}
+		}
+		if end > len(src) || end < 0 {
+			end = len(src)
+		}
+	}
+	h.Write(src[:end])
+	if bytes.Contains(src[end:], []byte("//go:embed")) {
+		for _, line := range bytes.Split(src[end:], []byte("\n")) {
+			if line = bytes.TrimSpace(line); bytes.HasPrefix(line, []byte("//go:embed")) {
+				h.Write([]byte{0})
+				h.Write(line)
+			}
+		}
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// listingRecord is what a unit's record holds.
+type listingRecord struct {
+	inputs []listInput
+	roots  []*packages.Package
+	probs  []analyze.Problem
+}
+
+// encodeListingRecord records a listing with the header of every file it
+// was computed from: the Go files under the root, and the files under it
+// that go list reported besides (ignored or too large for the loader).
+// known holds the headers of the previous record, reused for unchanged
+// files.
+func (l *loader) encodeListingRecord(roots []*packages.Package, probs []analyze.Problem, known map[string]listInput) []byte {
+	rels := l.sortedFiles()
+	extra := map[string]bool{}
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		for _, list := range [][]string{p.GoFiles, p.CompiledGoFiles, p.IgnoredFiles} {
+			for _, f := range list {
+				if rel, ok := l.relOf(f); ok && strings.HasSuffix(rel, ".go") && !l.allowed[rel] {
+					extra[rel] = true
+				}
+			}
+		}
+	})
+	for rel := range extra {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	w := wire.NewWriter(1 << 16)
+	w.Uint(listCacheVersion)
+	w.Uint(uint64(len(rels)))
+	for _, rel := range rels {
+		content, _ := l.listContent(rel)
+		header := l.headerOf(rel, known)
+		w.String(rel)
+		w.String(content)
+		w.String(header)
+	}
+	encodeListing(w, roots)
+	w.Uint(uint64(len(probs)))
+	for _, p := range probs {
+		w.Uint(uint64(p.Kind))
+		w.String(p.Path)
+		w.Int(int64(p.Line))
+		w.String(p.Msg)
+	}
+	return w.Bytes()
+}
+
+// encodeListing writes the package graph: every package reachable from
+// the roots, each with the fields the loader reads, imports by index.
+func encodeListing(w *wire.Writer, roots []*packages.Package) {
+	var all []*packages.Package
+	idx := map[*packages.Package]int{}
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		idx[p] = len(all)
+		all = append(all, p)
+	})
+	w.Uint(uint64(len(all)))
+	for _, p := range all {
+		w.String(p.ID)
+		w.String(p.Name)
+		w.String(p.PkgPath)
+		w.String(p.Dir)
+		w.String(p.ForTest)
+		for _, list := range [][]string{p.GoFiles, p.CompiledGoFiles, p.OtherFiles, p.IgnoredFiles} {
+			w.Uint(uint64(len(list)))
+			for _, f := range list {
+				// Most files are in the package's directory: their base
+				// name is enough.
+				if p.Dir != "" && filepath.Dir(f) == p.Dir {
+					w.String(filepath.Base(f))
+				} else {
+					w.String(string(filepath.Separator) + "\x00" + f)
+				}
+			}
+		}
+		if m := p.Module; m != nil {
+			w.Bool(true)
+			w.String(m.Path)
+			w.String(m.Version)
+			w.Bool(m.Main)
+			w.String(m.Dir)
+			w.String(m.GoMod)
+			w.String(m.GoVersion)
+		} else {
+			w.Bool(false)
+		}
+		w.Uint(uint64(len(p.Errors)))
+		for _, e := range p.Errors {
+			w.String(e.Pos)
+			w.String(e.Msg)
+			w.Int(int64(e.Kind))
+		}
+		paths := make([]string, 0, len(p.Imports))
+		for path := range p.Imports {
+			paths = append(paths, path)
+		}
+		sort.Strings(paths)
+		w.Uint(uint64(len(paths)))
+		for _, path := range paths {
+			w.String(path)
+			w.Uint(uint64(idx[p.Imports[path]]))
+		}
+	}
+	w.Uint(uint64(len(roots)))
+	for _, r := range roots {
+		w.Uint(uint64(idx[r]))
+	}
+}
+
+// decodeListing reads a record encodeListingRecord wrote.
+func decodeListing(data []byte) (*listingRecord, error) {
+	r := wire.NewReader(data)
+	if v := r.Uint(); v != listCacheVersion {
+		return nil, fmt.Errorf("listing record version %d, want %d", v, listCacheVersion)
+	}
+	in := wire.Interner{}
+	rec := &listingRecord{}
+	n := r.Len(3)
+	rec.inputs = make([]listInput, 0, n)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		rec.inputs = append(rec.inputs, listInput{rel: r.String(), content: r.String(), header: r.String()})
+	}
+	count := r.Len(8)
+	all := make([]*packages.Package, count)
+	for i := range all {
+		all[i] = &packages.Package{}
+	}
+	for _, p := range all {
+		if r.Err() != nil {
+			break
+		}
+		p.ID, p.Name, p.PkgPath = r.String(), in.String(r), r.String()
+		p.Dir, p.ForTest = in.String(r), in.String(r)
+		for _, list := range []*[]string{&p.GoFiles, &p.CompiledGoFiles, &p.OtherFiles, &p.IgnoredFiles} {
+			k := r.Len(1)
+			if k == 0 {
+				continue
+			}
+			files := make([]string, 0, k)
+			for j := 0; j < k && r.Err() == nil; j++ {
+				s := r.String()
+				if full, ok := strings.CutPrefix(s, string(filepath.Separator)+"\x00"); ok {
+					files = append(files, full)
+				} else {
+					files = append(files, filepath.Join(p.Dir, s))
+				}
+			}
+			*list = files
+		}
+		if r.Bool() {
+			p.Module = &packages.Module{Path: in.String(r), Version: in.String(r), Main: r.Bool(),
+				Dir: in.String(r), GoMod: in.String(r), GoVersion: in.String(r)}
+		}
+		if k := r.Len(3); k > 0 {
+			p.Errors = make([]packages.Error, 0, k)
+			for j := 0; j < k && r.Err() == nil; j++ {
+				p.Errors = append(p.Errors, packages.Error{Pos: r.String(), Msg: r.String(), Kind: packages.ErrorKind(r.Int())})
+			}
+		}
+		k := r.Len(2)
+		p.Imports = make(map[string]*packages.Package, k)
+		for j := 0; j < k && r.Err() == nil; j++ {
+			path := in.String(r)
+			d := r.Uint()
+			if d >= uint64(count) {
+				return nil, fmt.Errorf("%w: import index %d of %d", wire.ErrCorrupt, d, count)
+			}
+			p.Imports[path] = all[d]
+		}
+	}
+	nr := r.Len(1)
+	for i := 0; i < nr && r.Err() == nil; i++ {
+		d := r.Uint()
+		if d >= uint64(count) {
+			return nil, fmt.Errorf("%w: root index %d of %d", wire.ErrCorrupt, d, count)
+		}
+		rec.roots = append(rec.roots, all[d])
+	}
+	np := r.Len(4)
+	for i := 0; i < np && r.Err() == nil; i++ {
+		rec.probs = append(rec.probs, analyze.Problem{Kind: analyze.ProblemKind(r.Uint()), Path: r.String(),
+			Line: int(r.Int()), Msg: r.String()})
+	}
+	if err := r.Done(); err != nil {
+		return nil, err
+	}
+	if err := acyclic(all); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// acyclic refuses a decoded graph with an import cycle, which go list
+// never reports and which would make the loader wait forever.
+func acyclic(all []*packages.Package) error {
+	state := make(map[*packages.Package]int8, len(all))
+	var visit func(p *packages.Package) bool
+	visit = func(p *packages.Package) bool {
+		switch state[p] {
+		case 1:
+			return false
+		case 2:
+			return true
+		}
+		state[p] = 1
+		for _, d := range p.Imports {
+			if !visit(d) {
+				return false
+			}
+		}
+		state[p] = 2
+		return true
+	}
+	for _, p := range all {
+		if !visit(p) {
+			return fmt.Errorf("%w: import cycle through %s", wire.ErrCorrupt, p.ID)
+		}
+	}
+	return nil
+}

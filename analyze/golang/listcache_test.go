@@ -1,0 +1,362 @@
+package golang
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/txtar"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/index"
+)
+
+// stock is a module whose store package has an internal and an external
+// test, the external one importing cart, which imports store: go list
+// reports cart once more as "cart [store.test]", compiled against store's
+// test variant.
+const stock = `
+-- go.mod --
+module example.com/stock
+
+go 1.22
+-- store/store.go --
+package store
+
+// Item is something in stock.
+type Item struct {
+	SKU   string
+	Count int
+}
+
+// Store holds items by SKU.
+type Store struct{ items map[string]Item }
+
+// New returns an empty store.
+func New() *Store { return &Store{items: map[string]Item{}} }
+
+// Find returns the item with the given SKU.
+func (s *Store) Find(sku string) (Item, bool) {
+	it, ok := s.items[sku]
+	return it, ok
+}
+-- store/export_test.go --
+package store
+
+// Len is for tests.
+func (s *Store) Len() int { return len(s.items) }
+-- store/store_test.go --
+package store_test
+
+import (
+	"example.com/stock/cart"
+	"example.com/stock/store"
+)
+
+func use() int {
+	c := cart.Cart{St: store.New()}
+	return c.Total() + c.St.Len()
+}
+-- cart/cart.go --
+package cart
+
+import "example.com/stock/store"
+
+// Cart counts the items a customer picked.
+type Cart struct {
+	St   *store.Store
+	SKUs []string
+}
+
+// Total counts the cart's items in stock.
+func (c *Cart) Total() int {
+	n := 0
+	for _, sku := range c.SKUs {
+		if it, ok := c.St.Find(sku); ok {
+			n += it.Count
+		}
+	}
+	return n
+}
+`
+
+// loadLog loads root and returns the facts and what the loader logged.
+func loadLog(t *testing.T, root string, opt Options) (*analyze.Facts, string) {
+	t.Helper()
+	var log strings.Builder
+	opt.Logf = func(format string, args ...any) { fmt.Fprintf(&log, format+"\n", args...) }
+	facts, err := Load(context.Background(), root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return facts, log.String()
+}
+
+var checkedRe = regexp.MustCompile(`(\d+) checked,`)
+
+// checkedCount is the number of packages a load logged it type-checked.
+func checkedCount(t *testing.T, log string) int {
+	t.Helper()
+	m := checkedRe.FindStringSubmatch(log)
+	if m == nil {
+		t.Fatalf("no count of checked packages in the log:\n%s", log)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// TestListingReuse edits the module step by step: go list's answer is
+// reused exactly while no file's header changes, and every load gives the
+// facts of a load without any cache.
+func TestListingReuse(t *testing.T) {
+	root := t.TempDir()
+	writeArchive(t, root, txtar.Parse([]byte(stock)))
+	c := &memCache{m: map[index.Key][]byte{}}
+	opt := Options{Cache: c, CacheSalt: "test", ListSalt: "fingerprint"}
+	edit := func(rel, old, new string) func() {
+		return func() {
+			data, err := os.ReadFile(filepath.Join(root, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), old) {
+				t.Fatalf("%s does not hold %q", rel, old)
+			}
+			writeFile(t, root, rel, []byte(strings.Replace(string(data), old, new, 1)))
+		}
+	}
+	steps := []struct {
+		name   string
+		change func()
+		reused bool
+	}{
+		{"cold", nil, false},
+		{"nothing changed", nil, true},
+		{"a function body", edit("cart/cart.go", "n += it.Count", "n += it.Count + 0"), true},
+		{"a line inserted in a body", edit("cart/cart.go", "\tn := 0\n", "\tn := 0\n\t// counted below\n"), true},
+		{"a comment below the imports", edit("cart/cart.go", "// Cart counts", "// Cart (edited) counts"), true},
+		{"a declaration", edit("store/store.go", "Count int", "Count int\n\tName  string"), true},
+		{"an import added", edit("cart/cart.go", `import "example.com/stock/store"`, "import (\n\t\"strings\"\n\n\t\"example.com/stock/store\"\n)\n\nvar _ = strings.ToUpper"), false},
+		{"a new file", func() { writeFile(t, root, "cart/more.go", []byte("package cart\n\nvar Empty = Cart{}\n")) }, false},
+		{"a build constraint", edit("cart/more.go", "package cart", "//go:build ignore\n\npackage cart"), false},
+		{"the package clause", edit("cart/more.go", "package cart", "package other"), false},
+		{"a file removed", func() {
+			if err := os.Remove(filepath.Join(root, "cart/more.go")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"a body again", edit("store/store.go", "return it, ok", "return it, ok && it.Count >= 0"), true},
+	}
+	for _, s := range steps {
+		if s.change != nil {
+			s.change()
+		}
+		want, _ := loadLog(t, root, Options{})
+		got, log := loadLog(t, root, opt)
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+			t.Fatalf("%s: load with the listing cache differs (-fresh +cached):\n%s", s.name, diff)
+		}
+		if reused := strings.Contains(log, "go list of "); reused != s.reused {
+			t.Errorf("%s: go list's answer reused = %v, want %v; log:\n%s", s.name, reused, s.reused, log)
+		}
+	}
+}
+
+// TestListingNeedsSalt: without ListSalt, which says what besides the
+// files go list's answer depends on, nothing is reused.
+func TestListingNeedsSalt(t *testing.T) {
+	root := t.TempDir()
+	writeArchive(t, root, txtar.Parse([]byte(stock)))
+	c := &memCache{m: map[index.Key][]byte{}}
+	for i := 0; i < 2; i++ {
+		if _, log := loadLog(t, root, Options{Cache: c, CacheSalt: "test"}); strings.Contains(log, "go list of ") {
+			t.Fatalf("load %d reused a listing without a ListSalt:\n%s", i, log)
+		}
+	}
+}
+
+// TestVariantBorrowsExportData: after a change to cart's function bodies,
+// only cart is checked again (and extracted); its copy compiled for
+// store's tests takes cart's export data instead of a check, and the facts
+// are those of a load without the cache.
+func TestVariantBorrowsExportData(t *testing.T) {
+	root := t.TempDir()
+	writeArchive(t, root, txtar.Parse([]byte(stock)))
+	c := &memCache{m: map[index.Key][]byte{}}
+	opt := Options{Cache: c, CacheSalt: "test"}
+	_, log := loadLog(t, root, opt)
+	cold := checkedCount(t, log)
+	writeFile(t, root, "cart/cart.go", []byte(strings.Replace(stockFile(t, "cart/cart.go"), "n += it.Count", "n += it.Count * 1", 1)))
+	want, _ := loadLog(t, root, Options{})
+	got, log := loadLog(t, root, opt)
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+		t.Fatalf("load after the edit differs (-fresh +cached):\n%s", diff)
+	}
+	if n := checkedCount(t, log); n != 1 {
+		t.Errorf("%d packages checked after a body edit of cart, want 1 (cart; its copy for store's tests borrows)\n%s", n, log)
+	}
+	// Without the cache the copy is checked like any package: the cold
+	// load checked more packages than there are distinct ones.
+	roots, err := packages.Load(&packages.Config{Mode: listMode, Dir: root, Tests: true, Env: opt.goEnv()}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	variant := false
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if p.ID == "example.com/stock/cart [example.com/stock/store.test]" {
+			variant = true
+		}
+	})
+	if !variant {
+		t.Fatalf("go list reports no test copy of cart; the module does not test what it should (cold load checked %d)", cold)
+	}
+}
+
+func stockFile(t *testing.T, rel string) string {
+	t.Helper()
+	for _, f := range txtar.Parse([]byte(stock)).Files {
+		if f.Name == rel {
+			return string(f.Data)
+		}
+	}
+	t.Fatalf("no %s in the stock module", rel)
+	return ""
+}
+
+func TestGoHeaderDigest(t *testing.T) {
+	base := "// Copyright\n\n//go:build linux\n\n// Package p does things.\npackage p\n\nimport (\n\t\"fmt\"\n)\n\nfunc F() { fmt.Println(1) }\n"
+	same := map[string]string{
+		"a body":                 strings.Replace(base, "Println(1)", "Println(2)", 1),
+		"a declaration added":    base + "\nvar X = 1\n",
+		"a comment at the end":   base + "// end\n",
+		"a line inside the body": strings.Replace(base, "{ fmt", "{\n\tfmt", 1),
+	}
+	differs := map[string]string{
+		"an import":             strings.Replace(base, "\"fmt\"", "\"fmt\"\n\t\"os\"", 1),
+		"the build constraint":  strings.Replace(base, "linux", "darwin", 1),
+		"the package clause":    strings.Replace(base, "package p", "package q", 1),
+		"an embed directive":    base + "\n//go:embed x.txt\nvar s string\n",
+		"a cgo preamble":        strings.Replace(base, "import (", "// #include <stdio.h>\nimport \"C\"\n\nimport (", 1),
+		"an import renamed":     strings.Replace(base, "\t\"fmt\"", "\tf \"fmt\"", 1),
+		"a header that is cut":  "package p\n\nimport (\n\t\"fmt\"\n",
+		"a different first doc": strings.Replace(base, "// Copyright", "// Copyright 2026", 1),
+	}
+	want := goHeaderDigest([]byte(base))
+	for name, src := range same {
+		if got := goHeaderDigest([]byte(src)); got != want {
+			t.Errorf("%s changed the header digest", name)
+		}
+	}
+	for name, src := range differs {
+		if got := goHeaderDigest([]byte(src)); got == want {
+			t.Errorf("%s left the header digest as it was", name)
+		}
+	}
+}
+
+// TestListingRecordRoundTrip encodes a real listing and decodes it: the
+// graph comes back with every field the loader reads.
+func TestListingRecordRoundTrip(t *testing.T) {
+	root := t.TempDir()
+	writeArchive(t, root, txtar.Parse([]byte(stock)))
+	roots, err := packages.Load(&packages.Config{Mode: listMode, Dir: root, Tests: true, Env: (&Options{}).goEnv()}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &loader{root: root, given: root, allowed: map[string]bool{"cart/cart.go": true}}
+	probs := []analyze.Problem{{Kind: analyze.ProblemLoad, Path: "go.mod", Line: 3, Msg: "module x is not in the module cache"}}
+	rec, err := decodeListing(l.encodeListingRecord(roots, probs, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	describe := func(roots []*packages.Package) string {
+		var b strings.Builder
+		all := listed(roots)
+		sort.Slice(all, func(i, j int) bool { return all[i].ID < all[j].ID })
+		for _, r := range roots {
+			fmt.Fprintf(&b, "root %s\n", r.ID)
+		}
+		for _, p := range all {
+			fmt.Fprintf(&b, "%s|%s|%s|%s|%s|%v|%v|%v|%v|", p.ID, p.Name, p.PkgPath, p.Dir, p.ForTest, p.GoFiles, p.CompiledGoFiles, p.OtherFiles, p.IgnoredFiles)
+			if p.Module != nil {
+				fmt.Fprintf(&b, "%+v|", *p.Module)
+			}
+			for _, e := range p.Errors {
+				fmt.Fprintf(&b, "%+v|", e)
+			}
+			paths := make([]string, 0, len(p.Imports))
+			for path := range p.Imports {
+				paths = append(paths, path)
+			}
+			sort.Strings(paths)
+			for _, path := range paths {
+				fmt.Fprintf(&b, "%s=%s,", path, p.Imports[path].ID)
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	if diff := cmp.Diff(describe(roots), describe(rec.roots)); diff != "" {
+		t.Errorf("decoded listing differs (-listed +decoded):\n%s", diff)
+	}
+	if diff := cmp.Diff(probs, rec.probs); diff != "" {
+		t.Errorf("decoded problems differ:\n%s", diff)
+	}
+	if len(rec.inputs) < 4 {
+		t.Errorf("the record holds the headers of %d files, want every Go file of the module", len(rec.inputs))
+	}
+}
+
+// FuzzDecodeListing: a listing record read back from disk, damaged or
+// not, decodes or fails with an error; it never panics and never yields
+// an import cycle.
+func FuzzDecodeListing(f *testing.F) {
+	root := f.TempDir()
+	writeArchive(f, root, txtar.Parse([]byte(stock)))
+	roots, err := packages.Load(&packages.Config{Mode: listMode, Dir: root, Tests: true, Env: (&Options{}).goEnv()}, "./...")
+	if err != nil {
+		f.Fatal(err)
+	}
+	l := &loader{root: root, given: root, allowed: map[string]bool{}}
+	data := l.encodeListingRecord(roots, nil, nil)
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	f.Add([]byte{listCacheVersion, 0, 1, 1, 'a', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 'p', 0, 0, 1, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rec, err := decodeListing(data)
+		if err != nil {
+			return
+		}
+		if err := acyclic(listed(rec.roots)); err != nil {
+			t.Fatalf("decoded a cycle: %v", err)
+		}
+	})
+}
+
+func listed(roots []*packages.Package) []*packages.Package {
+	var all []*packages.Package
+	seen := map[*packages.Package]bool{}
+	var walk func(p *packages.Package)
+	walk = func(p *packages.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		all = append(all, p)
+		for _, d := range p.Imports {
+			walk(d)
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	return all
+}
