@@ -139,6 +139,7 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 	if err != nil {
 		return err
 	}
+	defer s.Close()
 	if ch.commit != "" {
 		s.FixedCommit = ch.commit
 	}

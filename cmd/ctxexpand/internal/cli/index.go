@@ -83,6 +83,9 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 	lo.Logger = io.Log
 	run.wire(&lo)
 	s, err := pipeline.Open(ctx, root, lo)
+	if err == nil {
+		s.Close() // the index is this command's output
+	}
 	run.loaded()
 	if err != nil {
 		return err

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -10,13 +13,37 @@ import (
 
 // addVerboseFlag adds the root's persistent --verbose flag; when it is
 // set, every command's IO carries a logger that writes the phases of the
-// run as structured text records on stderr (never stdout).
+// run as structured text records on stderr (never stdout). It also adds
+// the hidden --cpuprofile flag, which writes a CPU profile of the command
+// for `go tool pprof` (how the figures in benchmarks/ were explained).
 func addVerboseFlag(root *cobra.Command, io *IO) {
 	var verbose bool
+	var profile string
+	var profFile *os.File
 	root.PersistentFlags().BoolVar(&verbose, "verbose", false, "log each phase (load per language, index, expand, bundle) with its duration and counts on stderr")
+	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	_ = root.PersistentFlags().MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if verbose {
 			io.Log = newLogger(io.Err)
+		}
+		if profile != "" {
+			f, err := os.Create(profile)
+			if err != nil {
+				return fmt.Errorf("--cpuprofile: %w", err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				f.Close()
+				return fmt.Errorf("--cpuprofile: %w", err)
+			}
+			profFile = f
+		}
+		return nil
+	}
+	root.PersistentPostRunE = func(*cobra.Command, []string) error {
+		if profFile != nil {
+			pprof.StopCPUProfile()
+			return profFile.Close()
 		}
 		return nil
 	}

@@ -115,7 +115,13 @@ func (s *Server) open(ctx context.Context, root string, opt pipeline.LoadOptions
 	if s.opts.open != nil {
 		return s.opts.open(ctx, root, opt)
 	}
-	return pipeline.Open(ctx, root, opt)
+	sess, err := pipeline.Open(ctx, root, opt)
+	if err == nil {
+		// A server's sessions last; its index writes are done before the
+		// first answer, so that a server stopped at any time keeps them.
+		sess.Close()
+	}
+	return sess, err
 }
 
 func (s *Server) logf(format string, args ...any) {

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"sync"
+
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/rank"
 )
@@ -11,9 +13,10 @@ import (
 // root's "lexfile" pack.
 type lexSource struct {
 	*contentCache
-	st   *index.Store
-	key  index.Key
-	pack *index.Pack
+	st    *index.Store
+	key   index.Key
+	pack  *index.Pack
+	state *indexedState
 }
 
 func (s *lexSource) lexKey() index.Key { return index.NewHasher("lexical").Key(s.key).Sum() }
@@ -22,7 +25,9 @@ func (s *lexSource) lexKey() index.Key { return index.NewHasher("lexical").Key(s
 func (s *lexSource) LoadLexicalIndex() ([]byte, bool) { return s.st.Get("lexical", s.lexKey()) }
 
 // StoreLexicalIndex implements rank.IndexStore.
-func (s *lexSource) StoreLexicalIndex(data []byte) { s.st.Put("lexical", s.lexKey(), data) }
+func (s *lexSource) StoreLexicalIndex(data []byte) {
+	s.state.save(func() { s.st.Put("lexical", s.lexKey(), data) })
+}
 
 // LoadFileTerms implements rank.IndexStore.
 func (s *lexSource) LoadFileTerms(key [32]byte) ([]byte, bool) { return s.pack.Get(index.Key(key)) }
@@ -38,15 +43,35 @@ func indexedSource(cache *contentCache, opt LoadOptions, root string, state *ind
 	if opt.Index == nil || state == nil || state.key.IsZero() {
 		return cache, func(bool) {}
 	}
-	src := &lexSource{contentCache: cache, st: opt.Index, key: state.key, pack: opt.Index.Pack(root, "lexfile")}
+	src := &lexSource{contentCache: cache, st: opt.Index, key: state.key, pack: opt.Index.Pack(root, "lexfile"), state: state}
 	return src, func(ok bool) {
 		if ok {
-			src.pack.Flush()
+			state.save(src.pack.Flush)
 		}
 	}
 }
 
 // indexedState carries what loadIndexed learned to the session builder.
 type indexedState struct {
-	key index.Key // the facts snapshot key; zero when the load was partial
+	key   index.Key // the facts snapshot key; zero when the load was partial
+	saves sync.WaitGroup
+}
+
+// save writes to the index on a goroutine of its own when there is a
+// session to wait for it (Session.Close), and at once otherwise: writing
+// a large repository's records takes a while, and the query that follows
+// does not need them.
+func (s *indexedState) save(f func()) {
+	if s == nil {
+		f()
+		return
+	}
+	s.saves.Go(f)
+}
+
+// wait returns once every save is done.
+func (s *indexedState) wait() {
+	if s != nil {
+		s.saves.Wait()
+	}
 }

@@ -77,6 +77,9 @@ type Session struct {
 	commitOnce sync.Once
 	commit     string
 
+	// saving is what the load is still writing to the index (Close).
+	saving *indexedState
+
 	// history is the repository's recent version-control history (nil
 	// when there is none or it was not asked for).
 	history *githistory.Stats
@@ -118,6 +121,7 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 	eng, err := newEngine(ctx, facts, src) // deadline.go
 	indexed(err == nil && !facts.Partial)
 	if err != nil {
+		opt.state.wait()
 		<-hist
 		return nil, err
 	}
@@ -132,7 +136,7 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 		}
 	}
 	logPhase(ctx, opt.Logger, "index", indexStart, "nodes", eng.Graph.NumNodes(), "graph_edges", eng.Graph.NumEdges())
-	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger, history: st,
+	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger, history: st, saving: opt.state,
 		index: opt.Index, tokens: newTokenStore(opt, root)}, nil
 }
 
@@ -166,7 +170,17 @@ func Run(ctx context.Context, req Request) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.Close()
 	return s.Query(ctx, req)
+}
+
+// Close returns once the session's writes to the on-disk index are done.
+// A session opened with an index writes what its load learned while it
+// answers queries; a process that exits without Close may lose those
+// writes (never corrupt the index: every write is atomic). Close may be
+// called more than once.
+func (s *Session) Close() {
+	s.saving.wait()
 }
 
 // Query answers one query against the loaded repository.
