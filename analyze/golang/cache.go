@@ -128,7 +128,7 @@ func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map
 	if n.full {
 		n.rkey = l.resultKey(n, repo)
 		if data, ok := l.opt.Cache.Get(n.rkey); ok {
-			if res, err := decodeResult(data); err == nil {
+			if res, err := decodeResultRecord(data); err == nil {
 				n.cached = res
 				l.hits.Add(1)
 			}
@@ -165,5 +165,36 @@ func (l *loader) storeResult(n *node, res *pkgResult, repo map[string]bool) {
 			return
 		}
 	}
-	l.deferPut(n.rkey, encodeResult(res))
+	if !storable(res) {
+		return
+	}
+	// Stored once every package's symbols are known (storeResults).
+	l.mu.Lock()
+	l.fresh = append(l.fresh, freshResult{n.rkey, res, encodeResult(res)})
+	l.mu.Unlock()
+}
+
+// freshResult is a result extracted by this load, to be stored.
+type freshResult struct {
+	key  index.Key
+	res  *pkgResult
+	data []byte // encoded before merging, which fills in some fields
+}
+
+// reconcile runs once every unit is loaded, before the results are
+// merged: it moves the edges of results read from the cache to where
+// their targets are now, and stores the results extracted by this load
+// with the identity of what they refer to outside their files.
+func (l *loader) reconcile() {
+	byKey, byIdent := identities(l.results)
+	remapForeign(l.results, byIdent)
+	if l.opt.Cache == nil || l.ctx.Err() != nil {
+		return
+	}
+	for _, f := range l.fresh {
+		if table, ok := foreignTable(f.res, byKey); ok {
+			l.opt.Cache.Put(f.key, encodeResultRecord(f.data, table))
+		}
+	}
+	l.fresh = nil
 }

@@ -59,6 +59,7 @@ type node struct {
 	ekeyDone     bool
 	surf         index.Key // surface, known once the node is visited
 	ehash        []byte    // sha256 of exportData
+	shape        []byte    // the declarations without lines and columns, see encodeExportShape
 	exportData   []byte
 	unexportable bool
 	reader       *exportReader    // decodes exportData, made on first use
@@ -74,7 +75,7 @@ func (n *node) resetAttempt() {
 	}
 	n.info, n.typeErrs, n.checked = nil, nil, false
 	n.extract, n.needTypes, n.cached, n.files = false, false, nil, nil
-	n.ekeyDone, n.ehash, n.exportData, n.unexportable, n.reader = false, nil, nil, false, nil
+	n.ekeyDone, n.ehash, n.shape, n.exportData, n.unexportable, n.reader = false, nil, nil, nil, false, nil
 	n.pending.Store(int32(n.waitsFor()))
 }
 
@@ -206,11 +207,12 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 	}
 	tParse := time.Since(start) - tList // planning; files are parsed while checking
 	l.importFailed.Store(false)
-	results, problems := len(l.results), len(l.problems)
+	results, problems, fresh := len(l.results), len(l.problems), len(l.fresh)
 	l.checkAll(fset, order, repo)
 	if l.importFailed.Load() {
 		// Damaged export data: nothing this attempt found is trusted.
 		l.results, l.problems, l.puts = l.results[:results], l.problems[:problems], nil
+		l.fresh = l.fresh[:fresh]
 		for _, n := range order {
 			n.resetAttempt()
 		}

@@ -54,11 +54,19 @@
 // later load visits packages in dependency order: results whose keys match
 // are reused; a package that must be checked again (its files changed, or
 // a declaration below it did) imports its dependencies from their export
-// data, decoded lazily, instead of checking them from source. Editing a
-// comment or a function body therefore re-checks only the edited
-// packages. Export data that cannot be decoded is never trusted: the unit
-// is checked again from source. [Fingerprint] describes what outside the
-// .go files a load depends on, for whole-load caches.
+// data, decoded lazily, instead of checking them from source. Surfaces
+// leave out lines and columns, and a stored result names what it refers
+// to in other packages by identity (file, kind, container, name), moved
+// to where it is now when reused: editing a comment or a function body,
+// even one that moves the declarations below it, therefore re-checks only
+// the edited packages. The copies go list makes of a package for other
+// packages' tests borrow its export data. Export data that cannot be
+// decoded is never trusted: the unit is checked again from source.
+//
+// go list's answer is kept per unit and reused while no Go file's header
+// (build constraints, package clause, imports, embed directives) changed
+// and [Options.ListSalt] is the same; [Fingerprint] describes what outside
+// the .go files a load depends on, for that and for whole-load caches.
 //
 // # Degraded loading
 //

@@ -21,11 +21,12 @@ import (
 // depends on its own files and on the declarations of everything it
 // imports, recursively: it is stored under the package's export key,
 // which hashes its files (by content under the root) and the surface of
-// each import. A package's surface hashes its export data and the
-// surfaces of its imports, so that it changes whenever a declaration
-// anywhere below changes (a type's field moved, a method added) and only
-// then: a comment appended to a file, or a changed function body, leaves
-// the surface as it was. The extracted result of a repository package is
+// each import. A package's surface hashes its shape (its export data
+// without lines and columns, see encodeExportShape) and the surfaces of
+// its imports, so that it changes whenever a declaration anywhere below
+// changes (a field added, a method's signature) and only then: a comment
+// appended to a file, or a changed function body, leaves the surface as
+// it was, even when it moves the declarations after it (foreign.go). The extracted result of a repository package is
 // stored under a result key that hashes its files and the surfaces of its
 // imports (cache.go).
 //
@@ -50,7 +51,7 @@ import (
 // (exportBlobKey), so that packages with equal data (the test copies of a
 // package, see linkVariants) store it once.
 const (
-	exportRecData         byte = 1 // sha256 of the data
+	exportRecData         byte = 1 // sha256 of the data, then its shape
 	exportRecUnexportable byte = 2
 	exportRecBlob         byte = 3 // the data
 )
@@ -130,8 +131,8 @@ func (l *loader) hashImportsBy(h *index.Hasher, n *node, key func(*node) index.K
 // lack of it) is known and its imports' surfaces are.
 func (l *loader) setSurface(n *node, repo map[string]bool) {
 	h := index.NewHasher("go-surface")
-	if n.ehash != nil && !n.unexportable {
-		h.Bytes(n.ehash)
+	if n.shape != nil && !n.unexportable {
+		h.Bytes(n.shape)
 	} else {
 		h.String("content").Key(l.contentKey(n, repo))
 	}
@@ -151,14 +152,15 @@ func (l *loader) lookupExport(n *node) (found bool) {
 	}
 	switch rec[0] {
 	case exportRecData:
-		if len(rec) != 1+sha256.Size {
+		if len(rec) != 1+2*sha256.Size {
 			return false
 		}
-		blob, ok := l.opt.Cache.Get(exportBlobKey(rec[1:]))
+		sum := rec[1 : 1+sha256.Size]
+		blob, ok := l.opt.Cache.Get(exportBlobKey(sum))
 		if !ok || len(blob) < 1+4 || blob[0] != exportRecBlob {
 			return false
 		}
-		n.ehash, n.exportData = rec[1:], blob[1:]
+		n.ehash, n.shape, n.exportData = sum, rec[1+sha256.Size:], blob[1:]
 		return true
 	case exportRecUnexportable:
 		n.unexportable = true
@@ -180,9 +182,9 @@ func (l *loader) storeExport(n *node) {
 			return
 		}
 	}
-	var data []byte
+	var data, shape []byte
 	if n.tpkg != nil {
-		data, _ = encodeExport(n.tpkg, l.fset, l.exportName)
+		data, shape, _ = encodeExportShape(n.tpkg, l.fset, l.exportName)
 	}
 	if data == nil {
 		n.unexportable = true
@@ -190,13 +192,14 @@ func (l *loader) storeExport(n *node) {
 		return
 	}
 	sum := sha256.Sum256(data)
-	n.ehash, n.exportData = sum[:], data
+	n.ehash, n.shape, n.exportData = sum[:], shape, data
 	l.putExport(n)
 }
 
 // putExport records the node's export data under its export key.
 func (l *loader) putExport(n *node) {
-	l.deferPut(l.exportKey(n), append([]byte{exportRecData}, n.ehash...))
+	rec := make([]byte, 0, 1+len(n.ehash)+len(n.shape))
+	l.deferPut(l.exportKey(n), append(append(append(rec, exportRecData), n.ehash...), n.shape...))
 	blob := make([]byte, 0, 1+len(n.exportData))
 	l.deferPut(exportBlobKey(n.ehash), append(append(blob, exportRecBlob), n.exportData...))
 }
@@ -258,7 +261,7 @@ func (l *loader) borrowExport(n *node) bool {
 	if b == nil || n.full || n.reused || b.unexportable || b.ehash == nil || b.exportData == nil {
 		return false
 	}
-	n.ehash, n.exportData = b.ehash, b.exportData
+	n.ehash, n.shape, n.exportData = b.ehash, b.shape, b.exportData
 	return true
 }
 

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -95,6 +96,7 @@ type exportWriter struct {
 	files map[string]*exportedFile
 	order []*exportedFile
 	scope []*types.TypeParam // type parameters in scope, innermost last
+	lines [][2]int           // where lines and columns are in the object section, see exportShape
 	err   error
 }
 
@@ -107,10 +109,22 @@ type exportedFile struct {
 // encodeExport writes the export data of a type-checked package. name
 // maps a file name to the name stored (the loader stores files under the
 // root relative to it).
-func encodeExport(pkg *types.Package, fset *token.FileSet, name func(string) string) (data []byte, err error) {
+func encodeExport(pkg *types.Package, fset *token.FileSet, name func(string) string) ([]byte, error) {
+	data, _, err := encodeExportShape(pkg, fset, name)
+	return data, err
+}
+
+// encodeExportShape also returns the package's shape: a SHA-256 of its
+// export data without the line and column of any position (the file of
+// each stays). Importers depend on a package only through its shape:
+// their export data names its objects by path and name, and their
+// extracted results refer to its declarations by identity when stored
+// (foreign.go). An edit that moves declarations, such as a line added
+// to a function body, leaves the shape as it was.
+func encodeExportShape(pkg *types.Package, fset *token.FileSet, name func(string) string) (data, shape []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			data, err = nil, fmt.Errorf("%w: %v", errNotExportable, r)
+			data, shape, err = nil, nil, fmt.Errorf("%w: %v", errNotExportable, r)
 		}
 	}()
 	e := &exportWriter{fset: fset, name: name, w: wire.NewWriter(4096), strs: map[string]int{}, files: map[string]*exportedFile{}}
@@ -121,7 +135,7 @@ func encodeExport(pkg *types.Package, fset *token.FileSet, name func(string) str
 		offsets[i] = e.w.Len()
 		e.object(scope.Lookup(n))
 		if e.err != nil {
-			return nil, e.err
+			return nil, nil, e.err
 		}
 	}
 	out := wire.NewWriter(e.w.Len() + 64*len(names) + 1024)
@@ -161,7 +175,27 @@ func encodeExport(pkg *types.Package, fset *token.FileSet, name func(string) str
 		out.Uint(uint64(offsets[i]))
 	}
 	out.Blob(e.w.Bytes())
-	return appendChecksum(out.Bytes()), nil
+	return appendChecksum(out.Bytes()), e.shape(pkg, names), nil
+}
+
+// shape hashes what the data says besides lines and columns: the
+// package, the strings, the files and the object section with the lines
+// and columns left out (objects' offsets, which move with them, too).
+func (e *exportWriter) shape(pkg *types.Package, names []string) []byte {
+	h := sha256.New()
+	w := wire.NewWriter(1024)
+	w.String(pkg.Path())
+	w.String(pkg.Name())
+	w.Strings(e.list)
+	w.Strings(names)
+	h.Write(w.Bytes())
+	obj, at := e.w.Bytes(), 0
+	for _, r := range e.lines {
+		h.Write(obj[at:r[0]])
+		at = r[1]
+	}
+	h.Write(obj[at:])
+	return h.Sum(nil)
 }
 
 // The data ends with a CRC-32C of what precedes it: damaged data is
@@ -229,8 +263,10 @@ func (e *exportWriter) pos(p token.Pos) {
 		f.width[pos.Line] = pos.Column
 	}
 	e.w.Uint(uint64(f.idx + 1))
+	start := e.w.Len()
 	e.w.Uint(uint64(pos.Line))
 	e.w.Uint(uint64(pos.Column))
+	e.lines = append(e.lines, [2]int{start, e.w.Len()})
 }
 
 func (e *exportWriter) pkgPath(p *types.Package) {

@@ -88,6 +88,7 @@ type loader struct {
 	noImport                  bool        // check everything from source: export data of this unit failed
 	importFailed              atomic.Bool // a package's export data could not be decoded
 	puts                      []pendingPut
+	fresh                     []freshResult    // results to store, see reconcile
 	unique                    map[string]*node // the unit's packages by import path, see uniquePaths
 	hits, nchecked, nimported atomic.Int64     // for Logf
 
@@ -137,6 +138,7 @@ func (l *loader) run() *analyze.Facts {
 	}
 
 	t := time.Now()
+	l.reconcile()
 	m := newMerger(facts)
 	m.merge(l.results)
 	facts.Problems = append(facts.Problems, l.problems...)

@@ -96,6 +96,10 @@ type pkgResult struct {
 	raws       []rawRef
 	msets      []methodSet
 	problems   []analyze.Problem
+
+	// foreign, for a result read from the cache, gives the identity of
+	// each key it holds outside its own files (foreign.go).
+	foreign map[key]string
 }
 
 // scopeKey names a package scope: the directory and package name of its

@@ -1,0 +1,166 @@
+package golang
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ctxexpand/ctxexpand/index/wire"
+)
+
+// Cached results that survive moved declarations.
+//
+// Extraction keys an edge's target by the position of its declaring
+// identifier, so the result of a package holds positions in the files of
+// the packages it uses. If those positions were part of the result's key
+// (through its imports' surfaces), a line added to a function body would
+// invalidate the stored result of every package above the edited one:
+// on hugo, editing five files re-extracted a hundred packages.
+//
+// Instead, a package's surface covers its shape (encodeExportShape: its
+// declarations without lines and columns), and a stored result carries,
+// for each key it holds outside its own files, the identity of the
+// symbol there: file, kind, container and name. A load that reuses the
+// result maps each such key to the key the symbol has now, before the
+// results are merged. A result that refers to a symbol without a unique
+// identity in its file (two declarations alike, say) is not stored,
+// and neither is one whose problems quote positions; either is extracted
+// again when next needed.
+
+// symIdent is a symbol's identity within its file.
+func symIdent(r *symRec) string {
+	return r.file + "\x00" + strconv.Itoa(int(r.sym.Kind)) + "\x00" + r.sym.Container + "\x00" + r.sym.Name
+}
+
+// identities maps every symbol of the results whose identity is unique to
+// that identity, and back.
+func identities(results []*pkgResult) (byKey map[key]string, byIdent map[string]key) {
+	byKey = make(map[key]string)
+	byIdent = make(map[string]key)
+	dup := map[string]bool{}
+	for _, r := range results {
+		for i := range r.syms {
+			s := &r.syms[i]
+			id := symIdent(s)
+			if old, ok := byIdent[id]; ok && old != s.key || dup[id] {
+				dup[id] = true
+				delete(byIdent, id)
+				continue
+			}
+			byIdent[id] = s.key
+		}
+	}
+	for id, k := range byIdent {
+		byKey[k] = id
+	}
+	return byKey, byIdent
+}
+
+// ownFiles are the files a result was extracted from.
+func ownFiles(r *pkgResult) map[string]bool {
+	own := make(map[string]bool, len(r.files))
+	for _, f := range r.files {
+		own[f.file.Path] = true
+	}
+	return own
+}
+
+// foreignTable gives the identity of every key the result holds outside
+// its own files, or false when one has none.
+func foreignTable(r *pkgResult, byKey map[key]string) (map[key]string, bool) {
+	own := ownFiles(r)
+	table := map[key]string{}
+	for _, e := range r.edges {
+		if own[e.to.path] {
+			continue
+		}
+		id, ok := byKey[e.to]
+		if !ok {
+			return nil, false
+		}
+		table[e.to] = id
+	}
+	return table, true
+}
+
+// storable reports whether a result may be stored at all: its problems
+// must not quote positions, which may be in other packages' files.
+func storable(r *pkgResult) bool {
+	for _, p := range r.problems {
+		if strings.Contains(p.Msg, ".go:") {
+			return false
+		}
+	}
+	return true
+}
+
+// remapForeign moves the edges of results read from the cache to where
+// their targets are now, and drops those whose target no longer exists.
+func remapForeign(results []*pkgResult, byIdent map[string]key) {
+	for _, r := range results {
+		if r.foreign == nil {
+			continue
+		}
+		kept := r.edges[:0]
+		for _, e := range r.edges {
+			if id, ok := r.foreign[e.to]; ok {
+				k, ok := byIdent[id]
+				if !ok {
+					continue
+				}
+				e.to = k
+			}
+			kept = append(kept, e)
+		}
+		r.edges = kept
+		r.foreign = nil
+	}
+}
+
+// encodeResultRecord stores an encoded result with its foreign table.
+func encodeResultRecord(result []byte, table map[key]string) []byte {
+	keys := make([]key, 0, len(table))
+	for k := range table {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keyLess(keys[i], keys[j]) })
+	w := resultWriter{wire.NewWriter(len(result) + 16 + 48*len(keys))}
+	w.Blob(result)
+	w.Uint(uint64(len(keys)))
+	for _, k := range keys {
+		w.key(k)
+		w.String(table[k])
+	}
+	return w.Bytes()
+}
+
+// decodeResultRecord reads what encodeResultRecord wrote.
+func decodeResultRecord(data []byte) (*pkgResult, error) {
+	r := resultReader{wire.NewReader(data), wire.Interner{}}
+	blob := r.Blob()
+	n := r.Len(4)
+	table := make(map[key]string, n)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		k := r.key()
+		table[k] = r.str()
+	}
+	if err := r.Done(); err != nil {
+		return nil, err
+	}
+	res, err := decodeResult(blob)
+	if err != nil {
+		return nil, err
+	}
+	res.foreign = table
+	return res, nil
+}
+
+func keyLess(a, b key) bool {
+	if a.path != b.path {
+		return a.path < b.path
+	}
+	if a.line != b.line {
+		return a.line < b.line
+	}
+	return a.col < b.col
+}
