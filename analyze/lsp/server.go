@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -322,7 +324,7 @@ func (s *server) call(ctx context.Context, method string, params, result any, ti
 // to err: its exit status and the end of its standard error. Errors of a
 // live connection (a timeout, an error response) are returned as they are.
 func (s *server) explain(err error) error {
-	if s.conn.Err() == nil {
+	if s.conn.Err() == nil && !brokenPipe(err) {
 		return err
 	}
 	select {
@@ -348,6 +350,13 @@ func (s *server) explain(err error) error {
 		return fmt.Errorf("%w: %w%s", ErrServerFailed, err, b.String())
 	}
 	return fmt.Errorf("%w%s", err, b.String())
+}
+
+// brokenPipe reports whether err is a write to a server that has closed
+// its input, which may reach a caller before the reader sees the end of
+// the server's output: the server has stopped all the same.
+func brokenPipe(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed)
 }
 
 // ErrServerFailed wraps failures of a server that has stopped.
