@@ -138,7 +138,9 @@ func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map
 	found := l.lookupExport(n)
 	borrowed := !found && l.borrowExport(n)
 	if !n.reused && (n.extract || !(found || borrowed) || n.unexportable) {
-		l.check(fset, n, sizes)
+		if !n.extract || !l.tryPartial(fset, n, sizes) {
+			l.check(fset, n, sizes)
+		}
 		l.nchecked.Add(1)
 	}
 	switch {
@@ -168,17 +170,30 @@ func (l *loader) storeResult(n *node, res *pkgResult, repo map[string]bool) {
 	if !storable(res) {
 		return
 	}
-	// Stored once every package's symbols are known (storeResults).
+	// Stored once every package's symbols are known (reconcile). A
+	// partial extraction holds only the changed files: its parts are
+	// stored, the whole is not.
+	f := freshResult{key: n.rkey, res: res, parts: l.planParts(n, res)}
+	if n.partial == nil {
+		f.data = encodeResult(res)
+	} else {
+		f.reused = n.partial.parts
+	}
 	l.mu.Lock()
-	l.fresh = append(l.fresh, freshResult{n.rkey, res, encodeResult(res)})
+	l.fresh = append(l.fresh, f)
 	l.mu.Unlock()
 }
 
 // freshResult is a result extracted by this load, to be stored.
 type freshResult struct {
-	key  index.Key
-	res  *pkgResult
-	data []byte // encoded before merging, which fills in some fields
+	key   index.Key
+	res   *pkgResult
+	data  []byte // encoded before merging, which fills in some fields; nil for a partial extraction
+	parts *pendingParts
+
+	// reused are the parts a partial extraction reused: with res, once
+	// moved to where their targets are, they make the whole result.
+	reused []*pkgResult
 }
 
 // reconcile runs once every unit is loaded, before the results are
@@ -192,8 +207,21 @@ func (l *loader) reconcile() {
 		return
 	}
 	for _, f := range l.fresh {
-		if table, ok := foreignTable(f.res, byKey); ok {
-			l.opt.Cache.Put(f.key, encodeResultRecord(f.data, table))
+		res, data := f.res, f.data
+		if data == nil {
+			res = joinParts(f.res, f.reused)
+			data = encodeResult(res)
+		}
+		if table, ok := foreignTable(res, byKey); ok {
+			l.opt.Cache.Put(f.key, encodeResultRecord(data, table))
+		}
+		if pp := f.parts; pp != nil {
+			for _, p := range pp.parts {
+				if table, ok := foreignTable(p.res, byKey); ok {
+					l.opt.Cache.Put(p.key, encodeResultRecord(p.data, table))
+				}
+			}
+			l.opt.Cache.Put(pp.slotKey, pp.slot)
 		}
 	}
 	l.fresh = nil

@@ -20,14 +20,31 @@ import (
 
 // memCache is a Cache in memory that counts lookups.
 // memCache is a Cache in memory that counts what a load asks of it. The
-// export data blobs that export records name are counted apart: hits,
-// misses and puts are of results and export records only.
+// export data blobs that export records name, and the slots and parts of
+// partial extraction, are counted apart: hits, misses and puts are of
+// results and export records only.
 type memCache struct {
 	mu           sync.Mutex
 	m            map[index.Key][]byte
 	hits, miss   int
 	puts         int
 	blobs, bputs int
+	side         sideCounts
+}
+
+// sideCounts counts the records of partial extraction (partial.go).
+type sideCounts struct{ hits, miss, puts int }
+
+// sideKeys are the slot and part keys loads computed; see partialKeySeen.
+var sideKeys sync.Map
+
+func init() {
+	partialKeySeen = func(k index.Key) { sideKeys.Store(k, true) }
+}
+
+func isSide(k index.Key) bool {
+	_, ok := sideKeys.Load(k)
+	return ok
 }
 
 // isBlob tells an export data blob by its key, which hashes its content.
@@ -44,6 +61,10 @@ func (c *memCache) Get(k index.Key) ([]byte, bool) {
 	defer c.mu.Unlock()
 	d, ok := c.m[k]
 	switch {
+	case isSide(k) && ok:
+		c.side.hits++
+	case isSide(k):
+		c.side.miss++
 	case ok && isBlob(k, d):
 		c.blobs++
 	case ok:
@@ -57,9 +78,12 @@ func (c *memCache) Get(k index.Key) ([]byte, bool) {
 func (c *memCache) Put(k index.Key, d []byte) {
 	c.mu.Lock()
 	c.m[k] = d
-	if isBlob(k, d) {
+	switch {
+	case isSide(k):
+		c.side.puts++
+	case isBlob(k, d):
 		c.bputs++
-	} else {
+	default:
 		c.puts++
 	}
 	c.mu.Unlock()
@@ -67,7 +91,7 @@ func (c *memCache) Put(k index.Key, d []byte) {
 
 func (c *memCache) reset() {
 	c.mu.Lock()
-	c.hits, c.miss = 0, 0
+	c.hits, c.miss, c.side = 0, 0, sideCounts{}
 	c.mu.Unlock()
 }
 

@@ -65,6 +65,7 @@ type node struct {
 	reader       *exportReader    // decodes exportData, made on first use
 	deps         map[string]*node // dependencies by import path, see findDep
 	base         *node            // see linkVariants
+	partial      *partialPlan     // extract only some files, see tryPartial
 }
 
 // resetAttempt forgets what checking the unit found, so that it can be
@@ -74,7 +75,7 @@ func (n *node) resetAttempt() {
 		n.tpkg = nil
 	}
 	n.info, n.typeErrs, n.checked = nil, nil, false
-	n.extract, n.needTypes, n.cached, n.files = false, false, nil, nil
+	n.extract, n.needTypes, n.cached, n.files, n.partial = false, false, nil, nil, nil
 	n.ekeyDone, n.ehash, n.shape, n.exportData, n.unexportable, n.reader = false, nil, nil, nil, false, nil
 	n.pending.Store(int32(n.waitsFor()))
 }
@@ -224,8 +225,8 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 	}
 	l.flushPuts()
 	l.remember(order)
-	l.opt.logf("golang: %s: %d packages (%d checked by an earlier module, %d results cached, %d checked, %d imported from export data); go list %v, plan %v, parse+check+extract %v",
-		u.dir, len(order), reused, l.hits.Swap(0), l.nchecked.Swap(0), l.nimported.Swap(0), tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
+	l.opt.logf("golang: %s: %d packages (%d checked by an earlier module, %d results cached, %d checked, %d extracted only in their changed files, %d imported from export data); go list %v, plan %v, parse+check+extract %v",
+		u.dir, len(order), reused, l.hits.Swap(0), l.nchecked.Swap(0), l.npartial.Swap(0), l.nimported.Swap(0), tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
 		(time.Since(start) - tList - tParse).Round(time.Millisecond))
 }
 
@@ -400,6 +401,9 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 						l.mu.Lock()
 						if res != nil {
 							l.results = append(l.results, res)
+							if n.partial != nil {
+								l.results = append(l.results, n.partial.parts...)
+							}
 						} else {
 							failed = append(failed, n)
 						}
@@ -431,6 +435,13 @@ func (f importerFunc) Import(path string) (*types.Package, error) { return f(pat
 
 // check type-checks one package against its already-checked imports.
 func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
+	l.checkWith(fset, n, sizes, nil)
+}
+
+// checkWith checks a package with the function bodies of the files in
+// strip (absolute paths) left out.
+func (l *loader) checkWith(fset *token.FileSet, n *node, sizes types.Sizes, strip map[string]bool) {
+	n.typeErrs = nil
 	defer func() {
 		if r := recover(); r != nil {
 			n.tpkg, n.info = nil, nil
@@ -480,6 +491,9 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 	asts := make([]*ast.File, len(files))
 	for i, pf := range files {
 		asts[i] = pf.ast
+		if strip[pf.abs] {
+			asts[i] = stripBodies(pf.ast)
+		}
 	}
 	var info *types.Info
 	if n.extract {

@@ -33,7 +33,8 @@ func symIdent(r *symRec) string {
 }
 
 // identities maps every symbol of the results whose identity is unique to
-// that identity, and back.
+// that identity, and back. A symbol whose identity is not unique maps to
+// "?" in byKey; a key that is no symbol's is not in it.
 func identities(results []*pkgResult) (byKey map[key]string, byIdent map[string]key) {
 	byKey = make(map[key]string)
 	byIdent = make(map[string]key)
@@ -41,6 +42,7 @@ func identities(results []*pkgResult) (byKey map[key]string, byIdent map[string]
 	for _, r := range results {
 		for i := range r.syms {
 			s := &r.syms[i]
+			byKey[s.key] = "?"
 			id := symIdent(s)
 			if old, ok := byIdent[id]; ok && old != s.key || dup[id] {
 				dup[id] = true
@@ -66,7 +68,10 @@ func ownFiles(r *pkgResult) map[string]bool {
 }
 
 // foreignTable gives the identity of every key the result holds outside
-// its own files, or false when one has none.
+// its own files, or false when one is a symbol without a unique identity.
+// A key that is no symbol's (a field of an unnamed struct type, which
+// extraction does not make a symbol) gets the empty identity: merging
+// drops edges to it, and so does reuse.
 func foreignTable(r *pkgResult, byKey map[key]string) (map[key]string, bool) {
 	own := ownFiles(r)
 	table := map[key]string{}
@@ -74,8 +79,8 @@ func foreignTable(r *pkgResult, byKey map[key]string) (map[key]string, bool) {
 		if own[e.to.path] {
 			continue
 		}
-		id, ok := byKey[e.to]
-		if !ok {
+		id := byKey[e.to]
+		if id == "?" {
 			return nil, false
 		}
 		table[e.to] = id
@@ -105,7 +110,7 @@ func remapForeign(results []*pkgResult, byIdent map[string]key) {
 		for _, e := range r.edges {
 			if id, ok := r.foreign[e.to]; ok {
 				k, ok := byIdent[id]
-				if !ok {
+				if !ok || id == "" {
 					continue
 				}
 				e.to = k

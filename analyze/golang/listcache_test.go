@@ -360,3 +360,72 @@ func listed(roots []*packages.Package) []*packages.Package {
 	}
 	return all
 }
+
+var partialRe = regexp.MustCompile(`(\d+) extracted only in their changed files`)
+
+// partialCount is the number of packages a load logged it extracted only
+// in their changed files.
+func partialCount(t *testing.T, log string) int {
+	t.Helper()
+	m := partialRe.FindStringSubmatch(log)
+	if m == nil {
+		t.Fatalf("no count of partial extractions in the log:\n%s", log)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// TestPartialExtraction edits store, whose test variant (store.go and
+// export_test.go) is extracted: an edit of function bodies re-extracts
+// only the edited file; a changed declaration, a new type error or a new
+// file needs the whole package. Every load gives the facts of a load
+// without the cache.
+func TestPartialExtraction(t *testing.T) {
+	root := t.TempDir()
+	writeArchive(t, root, txtar.Parse([]byte(stock)))
+	c := &memCache{m: map[index.Key][]byte{}}
+	opt := Options{Cache: c, CacheSalt: "test"}
+	edit := func(rel, old, new string) func() {
+		return func() {
+			data, err := os.ReadFile(filepath.Join(root, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), old) {
+				t.Fatalf("%s does not hold %q", rel, old)
+			}
+			writeFile(t, root, rel, []byte(strings.Replace(string(data), old, new, 1)))
+		}
+	}
+	steps := []struct {
+		name    string
+		change  func()
+		partial int
+	}{
+		{"cold", nil, 0},
+		{"a body, lines moved", edit("store/store.go", "\tit, ok := s.items[sku]", "\t// Look it up.\n\tit, ok := s.items[sku]"), 1},
+		{"a body in place", edit("store/store.go", "return it, ok", "return it, ok && it.Count > 0"), 1},
+		{"the other file's body", edit("store/export_test.go", "return len(s.items)", "return len(s.items) + 0"), 1},
+		{"a declaration", edit("store/store.go", "func New() *Store", "func New(_ ...int) *Store"), 0},
+		{"a type error in a body", edit("store/store.go", "return it, ok && it.Count > 0", "return it, ok && it.Count > \"0\""), 0},
+		// The last slot is from before the error: against it, the fix is
+		// an edit of a body.
+		{"the error fixed", edit("store/store.go", "it.Count > \"0\"", "it.Count > 1"), 1},
+		{"a body after the fix", edit("store/store.go", "it.Count > 1", "it.Count > 2"), 1},
+		{"a new file", func() { writeFile(t, root, "store/more.go", []byte("package store\n\nfunc more() int { return 1 }\n")) }, 0},
+		{"a body after the new file", edit("store/more.go", "return 1", "return 2"), 1},
+	}
+	for _, s := range steps {
+		if s.change != nil {
+			s.change()
+		}
+		want, _ := loadLog(t, root, Options{})
+		got, log := loadLog(t, root, opt)
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+			t.Fatalf("%s: cached load differs (-fresh +cached):\n%s", s.name, diff)
+		}
+		if n := partialCount(t, log); n != s.partial {
+			t.Errorf("%s: %d packages extracted only in their changed files, want %d\n%s", s.name, n, s.partial, log)
+		}
+	}
+}

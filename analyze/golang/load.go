@@ -91,6 +91,7 @@ type loader struct {
 	fresh                     []freshResult    // results to store, see reconcile
 	unique                    map[string]*node // the unit's packages by import path, see uniquePaths
 	hits, nchecked, nimported atomic.Int64     // for Logf
+	npartial                  atomic.Int64     // for Logf: packages extracted only in their changed files
 
 	mu sync.Mutex // guards problems while units are checked
 }

@@ -18,7 +18,7 @@ import (
 func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool) (res *pkgResult) {
 	var files []*parsedFile
 	for _, pf := range n.parsed() {
-		if _, ok := n.assigned[pf.abs]; ok {
+		if _, ok := n.assigned[pf.abs]; ok && (n.partial == nil || n.partial.only[pf.abs]) {
 			files = append(files, pf)
 		}
 	}

@@ -1,0 +1,301 @@
+package golang
+
+import (
+	"bytes"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/index/wire"
+)
+
+// Re-extracting only the edited files of a package.
+//
+// A large package costs most of a load after an edit: on hugo, checking
+// hugolib with its tests in full takes a quarter of a second, whichever
+// of its 96 files changed. Yet what extraction finds in one file depends
+// only on that file, on the package's declarations and on its imports:
+// a function body in one file cannot change what another file's code
+// refers to.
+//
+// So when a package without type errors is extracted, each of its files'
+// part of the result is kept (a part: that file's symbols, edges,
+// references and method sets, with the identity of every key it holds
+// outside the file, see foreign.go), under a key of the file's content,
+// the package's shape (its declarations without lines and columns) and
+// its imports' surfaces; and a slot per package records the shape and
+// the content of each file. When the package must be extracted again and
+// the slot names the same files, the package is checked with the bodies
+// of its unchanged files left out (go/types accepts functions without
+// bodies), which is cheap; if that check finds no error in the edited
+// files and gives the recorded shape, only the edited files are
+// extracted and the other files' parts are reused. Otherwise the
+// package is checked again in full, as without the slot.
+
+// partialVersion changes with what slots and parts hold.
+const partialVersion = 1
+
+// partialPlan is what tryPartial found for a node.
+type partialPlan struct {
+	only  map[string]bool // absolute paths of the files to extract
+	parts []*pkgResult    // the reused parts of the other files
+}
+
+// partialKeySeen is told every slot and part key; tests count those
+// records apart from results and export records.
+var partialKeySeen = func(index.Key) {}
+
+// slotKey is the key of the package's slot.
+func (l *loader) slotKey(n *node) index.Key {
+	k := index.NewHasher("go-slot").Uint(partialVersion).String(l.cacheSalt()).String(n.pkg.ID).
+		String(goVersion(n.pkg)).Sum()
+	partialKeySeen(k)
+	return k
+}
+
+// importsKey hashes the node's imports with their surfaces.
+func (l *loader) importsKey(n *node) index.Key {
+	h := index.NewHasher("go-imports")
+	l.hashImports(h, n)
+	return h.Sum()
+}
+
+// partKey is the key of one file's part.
+func (l *loader) partKey(n *node, rel, content string, shape []byte, imports index.Key) index.Key {
+	k := index.NewHasher("go-part").Uint(partialVersion).String(l.cacheSalt()).String(n.pkg.ID).
+		String(rel).String(content).Bytes(shape).Key(imports).Sum()
+	partialKeySeen(k)
+	return k
+}
+
+type slotRec struct {
+	shape []byte
+	files map[string]string // repository-relative path → content hash
+}
+
+func encodeSlot(s slotRec) []byte {
+	rels := make([]string, 0, len(s.files))
+	for rel := range s.files {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	w := wire.NewWriter(64 + 96*len(rels))
+	w.Uint(partialVersion)
+	w.Blob(s.shape)
+	w.Uint(uint64(len(rels)))
+	for _, rel := range rels {
+		w.String(rel)
+		w.String(s.files[rel])
+	}
+	return w.Bytes()
+}
+
+func decodeSlot(data []byte) (slotRec, error) {
+	r := wire.NewReader(data)
+	if v := r.Uint(); v != partialVersion {
+		r.Done()
+		return slotRec{}, wire.ErrCorrupt
+	}
+	s := slotRec{shape: r.Blob()}
+	n := r.Len(2)
+	s.files = make(map[string]string, n)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		rel := r.String()
+		s.files[rel] = r.String()
+	}
+	return s, r.Done()
+}
+
+// assignedHashes gives the content hash of each file the node extracts.
+func (l *loader) assignedHashes(n *node) map[string]string {
+	out := make(map[string]string, len(n.assigned))
+	for abs, rel := range n.assigned {
+		out[rel] = l.fileHash(rel, abs)
+	}
+	return out
+}
+
+// tryPartial checks a node that must be extracted with the bodies of its
+// unchanged files left out, and reports whether extracting only the
+// changed files is sound; it leaves the node checked either way (in
+// full when it returns false).
+func (l *loader) tryPartial(fset *token.FileSet, n *node, sizes types.Sizes) bool {
+	if l.opt.Cache == nil || l.noImport || n.reused || len(n.assigned) == 0 {
+		return false
+	}
+	data, ok := l.opt.Cache.Get(l.slotKey(n))
+	if !ok {
+		return false
+	}
+	slot, err := decodeSlot(data)
+	if err != nil {
+		return false
+	}
+	now := l.assignedHashes(n)
+	if len(now) != len(slot.files) {
+		return false
+	}
+	imports := l.importsKey(n)
+	plan := &partialPlan{only: map[string]bool{}}
+	keep := map[string]bool{} // absolute paths of unchanged files
+	for abs, rel := range n.assigned {
+		old, ok := slot.files[rel]
+		if !ok {
+			return false
+		}
+		if old != now[rel] {
+			plan.only[abs] = true
+			continue
+		}
+		rec, ok := l.opt.Cache.Get(l.partKey(n, rel, old, slot.shape, imports))
+		if !ok {
+			return false
+		}
+		part, err := decodeResultRecord(rec)
+		if err != nil || len(part.files) != 1 || part.files[0].file.Path != rel {
+			return false
+		}
+		plan.parts = append(plan.parts, part)
+		keep[abs] = true
+	}
+	l.checkWith(fset, n, sizes, keep)
+	if n.tpkg == nil || n.info == nil {
+		return false
+	}
+	// Errors in the unchanged files come from their missing bodies (an
+	// import only a body used); any other error needs the full check.
+	for _, te := range n.typeErrs {
+		if !te.Pos.IsValid() || !keep[fset.PositionFor(te.Pos, false).Filename] {
+			return false
+		}
+	}
+	_, shape, err := encodeExportShape(n.tpkg, l.fset, l.exportName)
+	if err != nil || !bytes.Equal(shape, slot.shape) {
+		return false
+	}
+	n.typeErrs = nil
+	n.partial = plan
+	l.npartial.Add(1)
+	return true
+}
+
+// stripBodies returns a copy of a file whose function declarations have
+// no bodies; the original, which other packages may be reading, is left
+// as it is.
+func stripBodies(f *ast.File) *ast.File {
+	c := *f
+	c.Decls = make([]ast.Decl, len(f.Decls))
+	for i, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			cp := *fd
+			cp.Body = nil
+			c.Decls[i] = &cp
+			continue
+		}
+		c.Decls[i] = d
+	}
+	return &c
+}
+
+// slotWorthy reports whether a freshly extracted node's parts may be kept:
+// a check without errors, no missing import, no syntax error.
+func (l *loader) slotWorthy(n *node, res *pkgResult) bool {
+	if l.opt.Cache == nil || n.reused || len(n.typeErrs) > 0 || n.shape == nil || n.unexportable {
+		return false
+	}
+	if len(missingImports(n)) > 0 {
+		return false
+	}
+	return len(res.problems) == 0
+}
+
+// splitParts cuts a result into one part per file.
+func splitParts(res *pkgResult) map[string]*pkgResult {
+	parts := make(map[string]*pkgResult, len(res.files))
+	for _, fr := range res.files {
+		parts[fr.file.Path] = &pkgResult{scope: res.scope, importPath: res.importPath, pkgName: res.pkgName,
+			dir: res.dir, files: []fileRec{fr}}
+	}
+	for _, s := range res.syms {
+		if p := parts[s.file]; p != nil {
+			p.syms = append(p.syms, s)
+		}
+	}
+	for _, e := range res.edges {
+		if p := parts[e.from.path]; p != nil {
+			p.edges = append(p.edges, e)
+		}
+	}
+	for _, r := range res.raws {
+		if p := parts[r.file]; p != nil {
+			p.raws = append(p.raws, r)
+		}
+	}
+	for _, m := range res.msets {
+		if p := parts[m.key.path]; p != nil {
+			p.msets = append(p.msets, m)
+		}
+	}
+	return parts
+}
+
+// pendingParts is what a fresh extraction stores for the next partial
+// one: its slot, and the parts of the files it extracted.
+type pendingParts struct {
+	slotKey index.Key
+	slot    []byte
+	parts   []pendingPart
+}
+
+type pendingPart struct {
+	key  index.Key
+	res  *pkgResult
+	data []byte
+}
+
+// planParts prepares the slot and parts of a freshly extracted node. The
+// parts are encoded now, before merging fills in some of their fields;
+// their foreign tables are added once every symbol is known (reconcile).
+func (l *loader) planParts(n *node, res *pkgResult) *pendingParts {
+	if !l.slotWorthy(n, res) {
+		return nil
+	}
+	hashes := l.assignedHashes(n)
+	for _, fr := range res.files {
+		if hashes[fr.file.Path] != fr.file.Hash {
+			return nil // a file saved while the load ran
+		}
+	}
+	imports := l.importsKey(n)
+	pp := &pendingParts{slotKey: l.slotKey(n), slot: encodeSlot(slotRec{shape: n.shape, files: hashes})}
+	split := splitParts(res)
+	rels := make([]string, 0, len(split))
+	for rel := range split {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	for _, rel := range rels {
+		part := split[rel]
+		pp.parts = append(pp.parts, pendingPart{l.partKey(n, rel, hashes[rel], n.shape, imports), part, encodeResult(part)})
+	}
+	return pp
+}
+
+// joinParts makes one result of a partial extraction and the parts it
+// reused, files in order.
+func joinParts(res *pkgResult, parts []*pkgResult) *pkgResult {
+	all := append([]*pkgResult{res}, parts...)
+	out := &pkgResult{scope: res.scope, importPath: res.importPath, pkgName: res.pkgName, dir: res.dir}
+	for _, p := range all {
+		out.files = append(out.files, p.files...)
+		out.syms = append(out.syms, p.syms...)
+		out.edges = append(out.edges, p.edges...)
+		out.raws = append(out.raws, p.raws...)
+		out.msets = append(out.msets, p.msets...)
+		out.problems = append(out.problems, p.problems...)
+	}
+	sort.SliceStable(out.files, func(i, j int) bool { return out.files[i].file.Path < out.files[j].file.Path })
+	return out
+}
