@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/graph"
@@ -27,11 +28,21 @@ type Engine struct {
 // NewEngine builds the graph, the lexical index and the name index over
 // normalised facts. src gives file contents for the lexical index.
 func NewEngine(ctx context.Context, facts *analyze.Facts, src rank.Source) (*Engine, error) {
+	// The graph and the name table only read the facts: they are built
+	// while the lexical index is.
+	var g *graph.Graph
+	var names *rank.Names
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		g = graph.Build(facts)
+		names = rank.NewNames(facts)
+	})
 	ix, err := rank.BuildIndex(ctx, facts, src)
+	wg.Wait()
 	if err != nil {
 		return nil, fmt.Errorf("indexing: %w", err)
 	}
-	return &Engine{Facts: facts, Graph: graph.Build(facts), Index: ix, Names: rank.NewNames(facts)}, nil
+	return &Engine{Facts: facts, Graph: g, Index: ix, Names: names}, nil
 }
 
 // Options configures one expansion. The zero value means: the plan's
