@@ -128,7 +128,7 @@ func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map
 	if n.full {
 		n.rkey = l.resultKey(n, repo)
 		if data, ok := l.opt.Cache.Get(n.rkey); ok {
-			if res, err := decodeResultRecord(data); err == nil {
+			if res := l.decodeStored(n, data); res != nil {
 				n.cached = res
 				l.hits.Add(1)
 			}
@@ -170,30 +170,66 @@ func (l *loader) storeResult(n *node, res *pkgResult, repo map[string]bool) {
 	if !storable(res) {
 		return
 	}
-	// Stored once every package's symbols are known (reconcile). A
-	// partial extraction holds only the changed files: its parts are
-	// stored, the whole is not.
+	// Stored once every package's symbols are known (reconcile): as parts
+	// when the package may be extracted in part next time, else whole (a
+	// partial extraction always has its parts).
 	f := freshResult{key: n.rkey, res: res, parts: l.planParts(n, res)}
-	if n.partial == nil {
-		f.data = encodeResult(res)
-	} else {
-		f.reused = n.partial.parts
+	if f.parts == nil && n.partial != nil {
+		return
 	}
 	l.mu.Lock()
 	l.fresh = append(l.fresh, f)
 	l.mu.Unlock()
 }
 
+// Result record tags.
+const (
+	resultWhole byte = 1 // the result with its foreign table (encodeResultRecord)
+	resultParts byte = 2 // the keys of its parts, one per file (partial.go)
+)
+
+// decodeStored reads a result record: the whole result, or its parts,
+// each looked up (which also keeps them, and the package's slot, in the
+// cache). It returns nil when anything is missing or damaged.
+func (l *loader) decodeStored(n *node, data []byte) []*pkgResult {
+	if len(data) == 0 {
+		return nil
+	}
+	switch data[0] {
+	case resultWhole:
+		res, err := decodeResultRecord(data[1:])
+		if err != nil {
+			return nil
+		}
+		return []*pkgResult{res}
+	case resultParts:
+		keys, err := decodeKeys(data[1:])
+		if err != nil || len(keys) == 0 {
+			return nil
+		}
+		out := make([]*pkgResult, 0, len(keys))
+		for _, k := range keys {
+			rec, ok := l.opt.Cache.Get(k)
+			if !ok {
+				return nil
+			}
+			part, err := decodeResultRecord(rec)
+			if err != nil {
+				return nil
+			}
+			out = append(out, part)
+		}
+		l.opt.Cache.Get(l.slotKey(n))
+		return out
+	}
+	return nil
+}
+
 // freshResult is a result extracted by this load, to be stored.
 type freshResult struct {
 	key   index.Key
 	res   *pkgResult
-	data  []byte // encoded before merging, which fills in some fields; nil for a partial extraction
-	parts *pendingParts
-
-	// reused are the parts a partial extraction reused: with res, once
-	// moved to where their targets are, they make the whole result.
-	reused []*pkgResult
+	parts *pendingParts // nil: stored whole
 }
 
 // reconcile runs once every unit is loaded, before the results are
@@ -207,21 +243,25 @@ func (l *loader) reconcile() {
 		return
 	}
 	for _, f := range l.fresh {
-		res, data := f.res, f.data
-		if data == nil {
-			res = joinParts(f.res, f.reused)
-			data = encodeResult(res)
-		}
-		if table, ok := foreignTable(res, byKey); ok {
-			l.opt.Cache.Put(f.key, encodeResultRecord(data, table))
-		}
-		if pp := f.parts; pp != nil {
-			for _, p := range pp.parts {
-				if table, ok := foreignTable(p.res, byKey); ok {
-					l.opt.Cache.Put(p.key, encodeResultRecord(p.data, table))
-				}
+		pp := f.parts
+		if pp == nil {
+			if table, ok := foreignTable(f.res, byKey); ok {
+				l.opt.Cache.Put(f.key, append([]byte{resultWhole}, encodeResultRecord(encodeResult(f.res), table)...))
 			}
+			continue
+		}
+		ok := true
+		for _, p := range pp.parts {
+			table, good := foreignTable(p.res, byKey)
+			if !good {
+				ok = false
+				break
+			}
+			l.opt.Cache.Put(p.key, encodeResultRecord(encodeResult(p.res), table))
+		}
+		if ok {
 			l.opt.Cache.Put(pp.slotKey, pp.slot)
+			l.opt.Cache.Put(f.key, append([]byte{resultParts}, encodeKeys(pp.keys)...))
 		}
 	}
 	l.fresh = nil

@@ -47,12 +47,12 @@ type node struct {
 	checked  bool   // the type checker ran and returned normally
 
 	// The cache (cache.go).
-	ckey      index.Key  // content key
-	ckeyDone  bool       // ckey is computed
-	rkey      index.Key  // result key, for a full package
-	extract   bool       // checked in full and extracted: full, and no cached result
-	needTypes bool       // type-checked: extracted, or a dependency of one that is
-	cached    *pkgResult // the cached result of a full package
+	ckey      index.Key    // content key
+	ckeyDone  bool         // ckey is computed
+	rkey      index.Key    // result key, for a full package
+	extract   bool         // checked in full and extracted: full, and no cached result
+	needTypes bool         // type-checked: extracted, or a dependency of one that is
+	cached    []*pkgResult // the cached result of a full package, whole or in parts
 
 	// Export data (exportcache.go).
 	ekey         index.Key // export key
@@ -393,7 +393,7 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 					switch {
 					case n.cached != nil:
 						l.mu.Lock()
-						l.results = append(l.results, n.cached)
+						l.results = append(l.results, n.cached...)
 						l.mu.Unlock()
 					case n.extract && l.ctx.Err() == nil:
 						res := l.extractTyped(fset, n, repo)

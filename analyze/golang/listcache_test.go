@@ -429,3 +429,43 @@ func TestPartialExtraction(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialSurvivesPackReuse loads through a real pack, which keeps
+// only the records a load used: a package whose result is reused from
+// its parts keeps them and its slot, so that an edit of it a few loads
+// later is still extracted in part.
+func TestPartialSurvivesPackReuse(t *testing.T) {
+	root := t.TempDir()
+	writeArchive(t, root, txtar.Parse([]byte(stock)))
+	st, err := index.Open(index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func() string {
+		pack := st.Pack(root, "go-pkg")
+		_, log := loadLog(t, root, Options{Cache: pack, CacheSalt: "test"})
+		pack.Flush()
+		return log
+	}
+	edit := func(rel, old, new string) {
+		data, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, root, rel, []byte(strings.Replace(string(data), old, new, 1)))
+	}
+	load()
+	edit("store/store.go", "return it, ok", "return it, ok && it.Count > 0")
+	if n := partialCount(t, load()); n != 1 {
+		t.Fatalf("a body edit of store: %d partial extractions, want 1", n)
+	}
+	// Two loads that reuse store's result without touching store.
+	edit("cart/cart.go", "n += it.Count", "n += it.Count * 1")
+	load()
+	edit("cart/cart.go", "n += it.Count * 1", "n += it.Count * 2")
+	load()
+	edit("store/store.go", "it.Count > 0", "it.Count > 1")
+	if n := partialCount(t, load()); n != 1 {
+		t.Errorf("store edited again after loads that reused it: %d partial extractions, want 1 (its slot or parts were dropped)", n)
+	}
+}

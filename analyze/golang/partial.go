@@ -39,8 +39,9 @@ const partialVersion = 1
 
 // partialPlan is what tryPartial found for a node.
 type partialPlan struct {
-	only  map[string]bool // absolute paths of the files to extract
-	parts []*pkgResult    // the reused parts of the other files
+	only  map[string]bool      // absolute paths of the files to extract
+	parts []*pkgResult         // the reused parts of the other files
+	keys  map[string]index.Key // their keys, by repository-relative path
 }
 
 // partialKeySeen is told every slot and part key; tests count those
@@ -138,7 +139,7 @@ func (l *loader) tryPartial(fset *token.FileSet, n *node, sizes types.Sizes) boo
 		return false
 	}
 	imports := l.importsKey(n)
-	plan := &partialPlan{only: map[string]bool{}}
+	plan := &partialPlan{only: map[string]bool{}, keys: map[string]index.Key{}}
 	keep := map[string]bool{} // absolute paths of unchanged files
 	for abs, rel := range n.assigned {
 		old, ok := slot.files[rel]
@@ -149,10 +150,12 @@ func (l *loader) tryPartial(fset *token.FileSet, n *node, sizes types.Sizes) boo
 			plan.only[abs] = true
 			continue
 		}
-		rec, ok := l.opt.Cache.Get(l.partKey(n, rel, old, slot.shape, imports))
+		pk := l.partKey(n, rel, old, slot.shape, imports)
+		rec, ok := l.opt.Cache.Get(pk)
 		if !ok {
 			return false
 		}
+		plan.keys[rel] = pk
 		part, err := decodeResultRecord(rec)
 		if err != nil || len(part.files) != 1 || part.files[0].file.Path != rel {
 			return false
@@ -241,23 +244,24 @@ func splitParts(res *pkgResult) map[string]*pkgResult {
 	return parts
 }
 
-// pendingParts is what a fresh extraction stores for the next partial
-// one: its slot, and the parts of the files it extracted.
+// pendingParts is how a fresh extraction is stored: the package's slot,
+// the parts of the files it extracted, and the keys of all its parts,
+// those a partial extraction reused included, in file order.
 type pendingParts struct {
 	slotKey index.Key
 	slot    []byte
 	parts   []pendingPart
+	keys    []index.Key
 }
 
 type pendingPart struct {
-	key  index.Key
-	res  *pkgResult
-	data []byte
+	key index.Key
+	res *pkgResult
 }
 
-// planParts prepares the slot and parts of a freshly extracted node. The
-// parts are encoded now, before merging fills in some of their fields;
-// their foreign tables are added once every symbol is known (reconcile).
+// planParts prepares the slot and parts of a freshly extracted node; they
+// are encoded, with their foreign tables, once every symbol is known
+// (reconcile).
 func (l *loader) planParts(n *node, res *pkgResult) *pendingParts {
 	if !l.slotWorthy(n, res) {
 		return nil
@@ -271,31 +275,57 @@ func (l *loader) planParts(n *node, res *pkgResult) *pendingParts {
 	imports := l.importsKey(n)
 	pp := &pendingParts{slotKey: l.slotKey(n), slot: encodeSlot(slotRec{shape: n.shape, files: hashes})}
 	split := splitParts(res)
-	rels := make([]string, 0, len(split))
-	for rel := range split {
+	rels := make([]string, 0, len(hashes))
+	for rel := range hashes {
 		rels = append(rels, rel)
 	}
 	sort.Strings(rels)
 	for _, rel := range rels {
-		part := split[rel]
-		pp.parts = append(pp.parts, pendingPart{l.partKey(n, rel, hashes[rel], n.shape, imports), part, encodeResult(part)})
+		if part := split[rel]; part != nil {
+			k := l.partKey(n, rel, hashes[rel], n.shape, imports)
+			pp.parts = append(pp.parts, pendingPart{k, part})
+			pp.keys = append(pp.keys, k)
+			continue
+		}
+		k, ok := n.partial.keyOf(rel)
+		if !ok {
+			return nil // a file neither extracted nor reused: not a whole package
+		}
+		pp.keys = append(pp.keys, k)
 	}
 	return pp
 }
 
-// joinParts makes one result of a partial extraction and the parts it
-// reused, files in order.
-func joinParts(res *pkgResult, parts []*pkgResult) *pkgResult {
-	all := append([]*pkgResult{res}, parts...)
-	out := &pkgResult{scope: res.scope, importPath: res.importPath, pkgName: res.pkgName, dir: res.dir}
-	for _, p := range all {
-		out.files = append(out.files, p.files...)
-		out.syms = append(out.syms, p.syms...)
-		out.edges = append(out.edges, p.edges...)
-		out.raws = append(out.raws, p.raws...)
-		out.msets = append(out.msets, p.msets...)
-		out.problems = append(out.problems, p.problems...)
+// keyOf is the key of a part the plan reused.
+func (p *partialPlan) keyOf(rel string) (index.Key, bool) {
+	if p == nil {
+		return index.Key{}, false
 	}
-	sort.SliceStable(out.files, func(i, j int) bool { return out.files[i].file.Path < out.files[j].file.Path })
-	return out
+	k, ok := p.keys[rel]
+	return k, ok
+}
+
+func encodeKeys(keys []index.Key) []byte {
+	w := wire.NewWriter(8 + 33*len(keys))
+	w.Uint(uint64(len(keys)))
+	for _, k := range keys {
+		w.Blob(k[:])
+	}
+	return w.Bytes()
+}
+
+func decodeKeys(data []byte) ([]index.Key, error) {
+	r := wire.NewReader(data)
+	n := r.Len(33)
+	keys := make([]index.Key, 0, n)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		var k index.Key
+		b := r.Blob()
+		if len(b) != len(k) {
+			return nil, wire.ErrCorrupt
+		}
+		copy(k[:], b)
+		keys = append(keys, k)
+	}
+	return keys, r.Done()
 }
