@@ -70,7 +70,7 @@ func (tk *tokenizer) cachedFile(facts *analyze.Facts, fid analyze.FileID, src So
 	syms := facts.SymbolsIn(fid)
 	key := fileTermsKey(facts, fid, syms)
 	if data, ok := st.LoadFileTerms(key); ok {
-		if ft, err := decodeFileTokens(data, syms); err == nil {
+		if ft, err := decodeFileTokens(data, syms, tk.names); err == nil {
 			return ft
 		}
 	}
@@ -124,9 +124,8 @@ func encodeFileTokens(ft *fileTokens, syms []analyze.SymID) []byte {
 	return w.Bytes()
 }
 
-func decodeFileTokens(data []byte, syms []analyze.SymID) (*fileTokens, error) {
+func decodeFileTokens(data []byte, syms []analyze.SymID, in wire.Interner) (*fileTokens, error) {
 	r := wire.NewReader(data)
-	in := wire.Interner{}
 	ft := &fileTokens{ord: &orderedTokens{}}
 	o := ft.ord
 	ft.flen = r.Float32()

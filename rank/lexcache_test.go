@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/index/wire"
 	"github.com/ctxexpand/ctxexpand/query"
 )
 
@@ -144,6 +145,6 @@ func FuzzDecodeFileTokens(f *testing.F) {
 	f.Add(encodeFileTokens(ft, []analyze.SymID{0}))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		decodeFileTokens(data, []analyze.SymID{0, 1})
+		decodeFileTokens(data, []analyze.SymID{0, 1}, wire.Interner{})
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/index/wire"
 	"github.com/ctxexpand/ctxexpand/query"
 )
 
@@ -187,9 +188,12 @@ func sortedKeys(m map[string]float32) []string {
 // from the parts.
 type tokenizer struct {
 	cache map[string][]string
+	names wire.Interner // terms read from the index, shared by the files one worker decodes
 }
 
-func newTokenizer() *tokenizer { return &tokenizer{cache: map[string][]string{}} }
+func newTokenizer() *tokenizer {
+	return &tokenizer{cache: map[string][]string{}, names: wire.Interner{}}
+}
 
 func (tk *tokenizer) terms(ident []byte) []string {
 	if ts, ok := tk.cache[string(ident)]; ok {
