@@ -128,7 +128,25 @@ func (l *loader) parseOne(fset *token.FileSet, pf *parsedFile, maxSize int64) {
 	if pf.full {
 		mode |= parser.ParseComments | parser.AllErrors
 	}
-	f, err := parser.ParseFile(fset, pf.abs, src, mode)
+	var f *ast.File
+	if !pf.full {
+		// Declarations only: the bodies need not be parsed (blank.go).
+		if b := blankBodies(src); b != nil {
+			if bf, berr := parser.ParseFile(fset, pf.abs, b, mode); berr == nil {
+				f = bf
+			}
+		}
+	}
+	if f != nil {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				fd.Body = nil
+			}
+		}
+		pf.ast = f
+		return
+	}
+	f, err = parser.ParseFile(fset, pf.abs, src, mode)
 	if f == nil {
 		pf.skip = "unparsable: " + firstLine(fmt.Sprint(err))
 		return
