@@ -101,28 +101,26 @@ func loadLog(t *testing.T, root string, opt Options) (*analyze.Facts, string) {
 	return facts, log.String()
 }
 
-var checkedRe = regexp.MustCompile(`(\d+) checked,`)
+var (
+	checkedRe = regexp.MustCompile(`(\d+) checked,`)
+	partialRe = regexp.MustCompile(`(\d+) extracted only in their changed files`)
+)
 
-// checkedCount is the number of packages a load logged it type-checked.
-func checkedCount(t *testing.T, log string) int {
+// logCount reads a count a load logged: of packages type-checked
+// (checkedRe) or extracted only in their changed files (partialRe).
+func logCount(t *testing.T, log string, re *regexp.Regexp) int {
 	t.Helper()
-	m := checkedRe.FindStringSubmatch(log)
+	m := re.FindStringSubmatch(log)
 	if m == nil {
-		t.Fatalf("no count of checked packages in the log:\n%s", log)
+		t.Fatalf("no %q in the log:\n%s", re, log)
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n
 }
 
-// TestListingReuse edits the module step by step: go list's answer is
-// reused exactly while no file's header changes, and every load gives the
-// facts of a load without any cache.
-func TestListingReuse(t *testing.T) {
-	root := t.TempDir()
-	writeArchive(t, root, txtar.Parse([]byte(stock)))
-	c := &memCache{m: map[index.Key][]byte{}}
-	opt := Options{Cache: c, CacheSalt: "test", ListSalt: "fingerprint"}
-	edit := func(rel, old, new string) func() {
+// editor returns a change replacing old by new in a file under root.
+func editor(t *testing.T, root string) func(rel, old, new string) func() {
+	return func(rel, old, new string) func() {
 		return func() {
 			data, err := os.ReadFile(filepath.Join(root, rel))
 			if err != nil {
@@ -134,6 +132,17 @@ func TestListingReuse(t *testing.T) {
 			writeFile(t, root, rel, []byte(strings.Replace(string(data), old, new, 1)))
 		}
 	}
+}
+
+// TestListingReuse edits the module step by step: go list's answer is
+// reused exactly while no file's header changes, and every load gives the
+// facts of a load without any cache.
+func TestListingReuse(t *testing.T) {
+	root := t.TempDir()
+	writeArchive(t, root, txtar.Parse([]byte(stock)))
+	c := &memCache{m: map[index.Key][]byte{}}
+	opt := Options{Cache: c, CacheSalt: "test", ListSalt: "fingerprint"}
+	edit := editor(t, root)
 	steps := []struct {
 		name   string
 		change func()
@@ -194,14 +203,14 @@ func TestVariantBorrowsExportData(t *testing.T) {
 	c := &memCache{m: map[index.Key][]byte{}}
 	opt := Options{Cache: c, CacheSalt: "test"}
 	_, log := loadLog(t, root, opt)
-	cold := checkedCount(t, log)
+	cold := logCount(t, log, checkedRe)
 	writeFile(t, root, "cart/cart.go", []byte(strings.Replace(stockFile(t, "cart/cart.go"), "n += it.Count", "n += it.Count * 1", 1)))
 	want, _ := loadLog(t, root, Options{})
 	got, log := loadLog(t, root, opt)
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
 		t.Fatalf("load after the edit differs (-fresh +cached):\n%s", diff)
 	}
-	if n := checkedCount(t, log); n != 1 {
+	if n := logCount(t, log, checkedRe); n != 1 {
 		t.Errorf("%d packages checked after a body edit of cart, want 1 (cart; its copy for store's tests borrows)\n%s", n, log)
 	}
 	// Without the cache the copy is checked like any package: the cold
@@ -374,20 +383,6 @@ func listed(roots []*packages.Package) []*packages.Package {
 	return all
 }
 
-var partialRe = regexp.MustCompile(`(\d+) extracted only in their changed files`)
-
-// partialCount is the number of packages a load logged it extracted only
-// in their changed files.
-func partialCount(t *testing.T, log string) int {
-	t.Helper()
-	m := partialRe.FindStringSubmatch(log)
-	if m == nil {
-		t.Fatalf("no count of partial extractions in the log:\n%s", log)
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
-}
-
 // TestPartialExtraction edits store, whose test variant (store.go and
 // export_test.go) is extracted: an edit of function bodies re-extracts
 // only the edited file; a changed declaration, a new type error or a new
@@ -398,18 +393,7 @@ func TestPartialExtraction(t *testing.T) {
 	writeArchive(t, root, txtar.Parse([]byte(stock)))
 	c := &memCache{m: map[index.Key][]byte{}}
 	opt := Options{Cache: c, CacheSalt: "test"}
-	edit := func(rel, old, new string) func() {
-		return func() {
-			data, err := os.ReadFile(filepath.Join(root, rel))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(data), old) {
-				t.Fatalf("%s does not hold %q", rel, old)
-			}
-			writeFile(t, root, rel, []byte(strings.Replace(string(data), old, new, 1)))
-		}
-	}
+	edit := editor(t, root)
 	steps := []struct {
 		name    string
 		change  func()
@@ -437,7 +421,7 @@ func TestPartialExtraction(t *testing.T) {
 		if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
 			t.Fatalf("%s: cached load differs (-fresh +cached):\n%s", s.name, diff)
 		}
-		if n := partialCount(t, log); n != s.partial {
+		if n := logCount(t, log, partialRe); n != s.partial {
 			t.Errorf("%s: %d packages extracted only in their changed files, want %d\n%s", s.name, n, s.partial, log)
 		}
 	}
@@ -460,16 +444,11 @@ func TestPartialSurvivesPackReuse(t *testing.T) {
 		pack.Flush()
 		return log
 	}
-	edit := func(rel, old, new string) {
-		data, err := os.ReadFile(filepath.Join(root, rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, root, rel, []byte(strings.Replace(string(data), old, new, 1)))
-	}
+	change := editor(t, root)
+	edit := func(rel, old, new string) { change(rel, old, new)() }
 	load()
 	edit("store/store.go", "return it, ok", "return it, ok && it.Count > 0")
-	if n := partialCount(t, load()); n != 1 {
+	if n := logCount(t, load(), partialRe); n != 1 {
 		t.Fatalf("a body edit of store: %d partial extractions, want 1", n)
 	}
 	// Two loads that reuse store's result without touching store.
@@ -478,7 +457,7 @@ func TestPartialSurvivesPackReuse(t *testing.T) {
 	edit("cart/cart.go", "n += it.Count * 1", "n += it.Count * 2")
 	load()
 	edit("store/store.go", "it.Count > 0", "it.Count > 1")
-	if n := partialCount(t, load()); n != 1 {
+	if n := logCount(t, load(), partialRe); n != 1 {
 		t.Errorf("store edited again after loads that reused it: %d partial extractions, want 1 (its slot or parts were dropped)", n)
 	}
 }

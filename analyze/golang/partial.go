@@ -221,27 +221,20 @@ func splitParts(res *pkgResult) map[string]*pkgResult {
 		parts[fr.file.Path] = &pkgResult{scope: res.scope, importPath: res.importPath, pkgName: res.pkgName,
 			dir: res.dir, files: []fileRec{fr}}
 	}
-	for _, s := range res.syms {
-		if p := parts[s.file]; p != nil {
-			p.syms = append(p.syms, s)
-		}
-	}
-	for _, e := range res.edges {
-		if p := parts[e.from.path]; p != nil {
-			p.edges = append(p.edges, e)
-		}
-	}
-	for _, r := range res.raws {
-		if p := parts[r.file]; p != nil {
-			p.raws = append(p.raws, r)
-		}
-	}
-	for _, m := range res.msets {
-		if p := parts[m.key.path]; p != nil {
-			p.msets = append(p.msets, m)
-		}
-	}
+	route(parts, res.syms, func(s symRec) string { return s.file }, func(p *pkgResult, s symRec) { p.syms = append(p.syms, s) })
+	route(parts, res.edges, func(e edgeRec) string { return e.from.path }, func(p *pkgResult, e edgeRec) { p.edges = append(p.edges, e) })
+	route(parts, res.raws, func(r rawRef) string { return r.file }, func(p *pkgResult, r rawRef) { p.raws = append(p.raws, r) })
+	route(parts, res.msets, func(m methodSet) string { return m.key.path }, func(p *pkgResult, m methodSet) { p.msets = append(p.msets, m) })
 	return parts
+}
+
+// route adds each item to the part of the file it belongs to.
+func route[T any](parts map[string]*pkgResult, items []T, file func(T) string, add func(*pkgResult, T)) {
+	for _, it := range items {
+		if p := parts[file(it)]; p != nil {
+			add(p, it)
+		}
+	}
 }
 
 // pendingParts is how a fresh extraction is stored: the package's slot,
