@@ -101,6 +101,18 @@ func loadLog(t *testing.T, root string, opt Options) (*analyze.Facts, string) {
 	return facts, log.String()
 }
 
+// loadLikeFresh loads root with opt, fails the test unless the facts are
+// those of a load without any cache, and returns what the load logged.
+func loadLikeFresh(t *testing.T, root string, opt Options, step string) string {
+	t.Helper()
+	want, _ := loadLog(t, root, Options{})
+	got, log := loadLog(t, root, opt)
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+		t.Fatalf("%s: cached load differs (-fresh +cached):\n%s", step, diff)
+	}
+	return log
+}
+
 var (
 	checkedRe = regexp.MustCompile(`(\d+) checked,`)
 	partialRe = regexp.MustCompile(`(\d+) extracted only in their changed files`)
@@ -169,11 +181,7 @@ func TestListingReuse(t *testing.T) {
 		if s.change != nil {
 			s.change()
 		}
-		want, _ := loadLog(t, root, Options{})
-		got, log := loadLog(t, root, opt)
-		if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
-			t.Fatalf("%s: load with the listing cache differs (-fresh +cached):\n%s", s.name, diff)
-		}
+		log := loadLikeFresh(t, root, opt, s.name)
 		if reused := strings.Contains(log, "go list of "); reused != s.reused {
 			t.Errorf("%s: go list's answer reused = %v, want %v; log:\n%s", s.name, reused, s.reused, log)
 		}
@@ -416,11 +424,7 @@ func TestPartialExtraction(t *testing.T) {
 		if s.change != nil {
 			s.change()
 		}
-		want, _ := loadLog(t, root, Options{})
-		got, log := loadLog(t, root, opt)
-		if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
-			t.Fatalf("%s: cached load differs (-fresh +cached):\n%s", s.name, diff)
-		}
+		log := loadLikeFresh(t, root, opt, s.name)
 		if n := logCount(t, log, partialRe); n != s.partial {
 			t.Errorf("%s: %d packages extracted only in their changed files, want %d\n%s", s.name, n, s.partial, log)
 		}
