@@ -65,7 +65,9 @@ type node struct {
 	reader       *exportReader    // decodes exportData, made on first use
 	deps         map[string]*node // dependencies by import path, see findDep
 	base         *node            // see linkVariants
-	partial      *partialPlan     // extract only some files, see tryPartial
+	imp          index.Key        // the imports with their surfaces, see hashImports
+	impDone      bool
+	partial      *partialPlan // extract only some files, see tryPartial
 }
 
 // resetAttempt forgets what checking the unit found, so that it can be
@@ -77,6 +79,7 @@ func (n *node) resetAttempt() {
 	n.info, n.typeErrs, n.checked = nil, nil, false
 	n.extract, n.needTypes, n.cached, n.files, n.partial = false, false, nil, nil, nil
 	n.ekeyDone, n.ehash, n.shape, n.exportData, n.unexportable, n.reader = false, nil, nil, nil, false, nil
+	n.impDone = false
 	n.pending.Store(int32(n.waitsFor()))
 }
 

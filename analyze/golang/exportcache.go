@@ -104,9 +104,16 @@ func (l *loader) hashFiles(h *index.Hasher, n *node, extracted bool) {
 	}
 }
 
-// hashImports adds each import's path and surface.
+// hashImports adds each import's path and surface, hashed once per node
+// (the keys of a node all hash them, and large graphs have thousands of
+// nodes). The node's imports must all have been visited.
 func (l *loader) hashImports(h *index.Hasher, n *node) {
-	l.hashImportsBy(h, n, func(d *node) index.Key { return d.surf })
+	if !n.impDone {
+		ih := index.NewHasher("go-imports")
+		l.hashImportsBy(ih, n, func(d *node) index.Key { return d.surf })
+		n.imp, n.impDone = ih.Sum(), true
+	}
+	h.Key(n.imp)
 }
 
 // hashImportsBy adds each import's path and the key of it that key gives

@@ -58,7 +58,7 @@ func (l *loader) slotKey(n *node) index.Key {
 
 // importsKey hashes the node's imports with their surfaces.
 func (l *loader) importsKey(n *node) index.Key {
-	h := index.NewHasher("go-imports")
+	h := index.NewHasher("go-part-imports")
 	l.hashImports(h, n)
 	return h.Sum()
 }
