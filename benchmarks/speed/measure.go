@@ -130,6 +130,7 @@ func measure(ctx context.Context, o *options, s *subject, p peers) *result {
 		return runCmd(ctx, o.timeout, s.root, []string{"CTXEXPAND_CACHE_DIR=" + cache},
 			o.bin, "--root", s.root, "--quiet", "--budget", "16000", s.query)
 	}
+	settle()
 	logf("%s: ctxexpand cold", s.name)
 	r.cold = query()
 	report(s.name, "cold", r.cold)
@@ -176,6 +177,7 @@ func measure(ctx context.Context, o *options, s *subject, p peers) *result {
 		r.goplsRan = true
 		gcache := filepath.Join(o.work, "gopls-cache", s.name)
 		os.RemoveAll(gcache)
+		settle()
 		r.gopls = runCmd(ctx, o.timeout, s.root, []string{"XDG_CACHE_HOME=" + gcache, "GOPROXY=off"},
 			p.gopls, "references", s.goplsPos)
 		report(s.name, "gopls references (cold)", r.gopls)

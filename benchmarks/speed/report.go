@@ -113,7 +113,7 @@ func markdown(e env, p peers, rs []*result) string {
 	b.WriteString("# Speed on large repositories\n\n")
 	fmt.Fprintf(&b, "Measured by `make bench-speed` (benchmarks/speed) on %s: %d CPUs, %s, load average %s when the run started. ", e.date, e.cpus, e.goVersion, e.load)
 	b.WriteString("Times are wall-clock for one `ctxexpand --root DIR --quiet --budget 16000 QUERY` (a full markdown bundle). ")
-	b.WriteString("*Cold* starts from an empty index; *warm* is the median of repeated runs with nothing changed; ")
+	b.WriteString("*Cold* starts from an empty index, after the page cache's pending writes are flushed (sync; gopls leaves hundreds of megabytes of cache behind); *warm* is the median of repeated runs with nothing changed; ")
 	b.WriteString("*touch 5* updates the modification time of five source files first, *edit 5* appends a comment line to five (median of rounds). ")
 	b.WriteString("Peak RSS is the cold run's. The peers ran in the same session on the same trees: ")
 	var pv []string

@@ -14,3 +14,8 @@ func maxRSS(ps *os.ProcessState) int64 {
 	}
 	return 0
 }
+
+// settle writes out what earlier commands left in the page cache (gopls
+// fills a cache of hundreds of megabytes), so that the kernel's writeback
+// does not run during the next measurement.
+func settle() { syscall.Sync() }
