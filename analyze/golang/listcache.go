@@ -39,8 +39,8 @@ import (
 // has the header it had, and the set of files is the same; otherwise it
 // runs go list and replaces the record. Files go list reported that the
 // loader does not analyse (ignored or too large) are part of the check
-// too, read every time. Only a clean listing is kept: a failed go list
-// is run again next time.
+// too, known by their size and modification time. Only a clean listing
+// is kept: a failed go list is run again next time.
 
 // listCacheVersion changes whenever the record's encoding or what it
 // holds changes.
@@ -184,8 +184,18 @@ func (l *loader) listContent(rel string) (string, func() []byte) {
 	if ov, ok := l.overlay[abs]; ok {
 		return fmt.Sprintf("overlay %x", sha256.Sum256(ov)), func() []byte { return ov }
 	}
+	read := func() []byte {
+		src, err := os.ReadFile(abs)
+		if err != nil {
+			return []byte("unreadable: " + err.Error())
+		}
+		return src
+	}
 	if !l.allowed[rel] {
-		// Not a file the walker vetted: make sure it is a regular one.
+		// Not a file the walker vetted (vendored, ignored, too large):
+		// make sure it is a regular one, and know it by its size and
+		// modification time rather than read it every load (a vendor
+		// directory holds thousands).
 		st, err := os.Lstat(abs)
 		if err != nil {
 			return "unreadable: " + err.Error(), nil
@@ -193,6 +203,7 @@ func (l *loader) listContent(rel string) (string, func() []byte) {
 		if !st.Mode().IsRegular() {
 			return "special: " + st.Mode().String(), nil
 		}
+		return fmt.Sprintf("stat %d %d", st.Size(), st.ModTime().UnixNano()), read
 	}
 	content := l.fileHash(rel, abs)
 	return content, func() []byte {

@@ -465,3 +465,65 @@ func TestPartialSurvivesPackReuse(t *testing.T) {
 		t.Errorf("store edited again after loads that reused it: %d partial extractions, want 1 (its slot or parts were dropped)", n)
 	}
 }
+
+// vendored is a module whose one dependency is vendored: go list reports
+// the vendored files, which the loader does not analyse.
+const vendored = `
+-- go.mod --
+module example.com/app
+
+go 1.22
+
+require example.com/dep v1.0.0
+-- vendor/modules.txt --
+# example.com/dep v1.0.0
+## explicit; go 1.22
+example.com/dep
+-- vendor/example.com/dep/dep.go --
+package dep
+
+// Answer is what dep answers.
+func Answer() int { return 42 }
+-- app.go --
+package app
+
+import "example.com/dep"
+
+// Ask asks dep.
+func Ask() int { return dep.Answer() }
+`
+
+// TestListingReuseVendored: vendored files count in go list's answer,
+// known by size and modification time; a change to their imports makes
+// go list run again.
+func TestListingReuseVendored(t *testing.T) {
+	root := t.TempDir()
+	writeArchive(t, root, txtar.Parse([]byte(vendored)))
+	c := &memCache{m: map[index.Key][]byte{}}
+	opt := Options{Cache: c, CacheSalt: "test", ListSalt: "fingerprint"}
+	edit := editor(t, root)
+	steps := []struct {
+		name   string
+		change func()
+		reused bool
+	}{
+		{"cold", nil, false},
+		{"nothing changed", nil, true},
+		{"a vendored body", edit("vendor/example.com/dep/dep.go", "return 42", "return 43"), true},
+		{"a vendored import", edit("vendor/example.com/dep/dep.go", "package dep\n", "package dep\n\nimport \"strings\"\n\nvar _ = strings.ToUpper\n"), false},
+		{"the vendored file removed", func() {
+			if err := os.Remove(filepath.Join(root, "vendor/example.com/dep/dep.go")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	}
+	for _, s := range steps {
+		if s.change != nil {
+			s.change()
+		}
+		log := loadLikeFresh(t, root, opt, s.name)
+		if reused := strings.Contains(log, "go list of "); reused != s.reused {
+			t.Errorf("%s: go list's answer reused = %v, want %v; log:\n%s", s.name, reused, s.reused, log)
+		}
+	}
+}
