@@ -203,7 +203,7 @@ func (l *loader) decodeStored(n *node, data []byte) []*pkgResult {
 		}
 		return []*pkgResult{res}
 	case resultParts:
-		keys, err := decodeKeys(data[1:])
+		keys, probs, err := decodePartsList(data[1:])
 		if err != nil || len(keys) == 0 {
 			return nil
 		}
@@ -220,6 +220,11 @@ func (l *loader) decodeStored(n *node, data []byte) []*pkgResult {
 			out = append(out, part)
 		}
 		l.opt.Cache.Get(l.slotKey(n))
+		if len(probs) > 0 {
+			first := out[0]
+			out = append(out, &pkgResult{scope: first.scope, importPath: first.importPath, pkgName: first.pkgName,
+				dir: first.dir, problems: probs})
+		}
 		return out
 	}
 	return nil
@@ -261,7 +266,7 @@ func (l *loader) reconcile() {
 		}
 		if ok {
 			l.opt.Cache.Put(pp.slotKey, pp.slot)
-			l.opt.Cache.Put(f.key, append([]byte{resultParts}, encodeKeys(pp.keys)...))
+			l.opt.Cache.Put(f.key, append([]byte{resultParts}, encodePartsList(pp.keys, pp.probs)...))
 		}
 	}
 	l.fresh = nil

@@ -527,3 +527,39 @@ func TestListingReuseVendored(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialExtractionDegraded: a package importing a module that is not
+// available (offline) has type errors, all consequences of the missing
+// import; its edits are still extracted in part, and every load equals a
+// load without the cache, the problem naming the missing import included.
+func TestPartialExtractionDegraded(t *testing.T) {
+	root := t.TempDir()
+	writeArchive(t, root, txtar.Parse([]byte(stock)))
+	writeFile(t, root, "cart/remote.go", []byte("package cart\n\nimport \"example.com/nowhere/lib\"\n\n// Sync sends the cart away.\nfunc (c *Cart) Sync() error { return lib.Send(c.SKUs) }\n"))
+	c := &memCache{m: map[index.Key][]byte{}}
+	opt := Options{Cache: c, CacheSalt: "test"}
+	edit := editor(t, root)
+	steps := []struct {
+		name    string
+		change  func()
+		partial int
+	}{
+		{"cold", nil, 0},
+		{"a body of the other file", edit("cart/cart.go", "n += it.Count", "n += it.Count * 1"), 1},
+		{"a body using the missing import", edit("cart/remote.go", "return lib.Send(c.SKUs)", "return lib.Send(c.SKUs[:0])"), 1},
+		// A real error in an edited file needs the whole package.
+		{"a real type error", edit("cart/cart.go", "n += it.Count * 1", "n += it.Count * \"1\""), 0},
+		{"the error fixed", edit("cart/cart.go", "n += it.Count * \"1\"", "n += it.Count * 2"), 1},
+		// store changes; cart is reused whole, its problem with it.
+		{"another package", edit("store/store.go", "return it, ok", "return it, ok && true"), 1},
+	}
+	for _, s := range steps {
+		if s.change != nil {
+			s.change()
+		}
+		log := loadLikeFresh(t, root, opt, s.name)
+		if n := logCount(t, log, partialRe); n != s.partial {
+			t.Errorf("%s: %d packages extracted only in their changed files, want %d\n%s", s.name, n, s.partial, log)
+		}
+	}
+}

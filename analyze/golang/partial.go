@@ -6,7 +6,9 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 
+	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/index/wire"
 )
@@ -35,13 +37,19 @@ import (
 // package is checked again in full, as without the slot.
 
 // partialVersion changes with what slots and parts hold.
-const partialVersion = 1
+const partialVersion = 2
 
 // partialPlan is what tryPartial found for a node.
 type partialPlan struct {
 	only  map[string]bool      // absolute paths of the files to extract
 	parts []*pkgResult         // the reused parts of the other files
 	keys  map[string]index.Key // their keys, by repository-relative path
+
+	// hybrid: the package has type errors (extraction fills gaps by
+	// syntax), as it had when the parts were made; errFiles are the files
+	// with type errors now.
+	hybrid   bool
+	errFiles map[string]bool
 }
 
 // partialKeySeen is told every slot and part key; tests count those
@@ -72,8 +80,10 @@ func (l *loader) partKey(n *node, rel, content string, shape []byte, imports ind
 }
 
 type slotRec struct {
-	shape []byte
-	files map[string]string // repository-relative path → content hash
+	shape    []byte
+	files    map[string]string // repository-relative path → content hash
+	hybrid   bool              // the package had type errors (all of them consequences of missing imports)
+	errFiles map[string]bool   // the files that had them
 }
 
 func encodeSlot(s slotRec) []byte {
@@ -85,10 +95,12 @@ func encodeSlot(s slotRec) []byte {
 	w := wire.NewWriter(64 + 96*len(rels))
 	w.Uint(partialVersion)
 	w.Blob(s.shape)
+	w.Bool(s.hybrid)
 	w.Uint(uint64(len(rels)))
 	for _, rel := range rels {
 		w.String(rel)
 		w.String(s.files[rel])
+		w.Bool(s.errFiles[rel])
 	}
 	return w.Bytes()
 }
@@ -99,12 +111,16 @@ func decodeSlot(data []byte) (slotRec, error) {
 		r.Done()
 		return slotRec{}, wire.ErrCorrupt
 	}
-	s := slotRec{shape: r.Blob()}
-	n := r.Len(2)
+	s := slotRec{shape: r.Blob(), hybrid: r.Bool()}
+	n := r.Len(3)
 	s.files = make(map[string]string, n)
+	s.errFiles = map[string]bool{}
 	for i := 0; i < n && r.Err() == nil; i++ {
 		rel := r.String()
 		s.files[rel] = r.String()
+		if r.Bool() {
+			s.errFiles[rel] = true
+		}
 	}
 	return s, r.Done()
 }
@@ -168,17 +184,42 @@ func (l *loader) tryPartial(fset *token.FileSet, n *node, sizes types.Sizes) boo
 		return false
 	}
 	// Errors in the unchanged files come from their missing bodies (an
-	// import only a body used); any other error needs the full check.
+	// import only a body used) or were there when their parts were made.
+	// In the edited files, only consequences of missing imports, which
+	// are not reported as problems, keep the partial path: any other
+	// error needs the full check.
+	var changedErrs []types.Error
+	plan.errFiles = map[string]bool{}
 	for _, te := range n.typeErrs {
-		if !te.Pos.IsValid() || !keep[fset.PositionFor(te.Pos, false).Filename] {
+		if !te.Pos.IsValid() {
 			return false
 		}
+		file := fset.PositionFor(te.Pos, false).Filename
+		if keep[file] {
+			continue
+		}
+		if !quietError(n, te) {
+			return false
+		}
+		changedErrs = append(changedErrs, te)
+		plan.errFiles[n.assigned[file]] = true
+	}
+	for abs := range keep {
+		if rel := n.assigned[abs]; slot.errFiles[rel] {
+			plan.errFiles[rel] = true
+		}
+	}
+	// The parts were extracted with gaps filled by syntax or without;
+	// the edited files must be extracted the same way.
+	plan.hybrid = len(plan.errFiles) > 0
+	if plan.hybrid != slot.hybrid {
+		return false
 	}
 	_, shape, err := encodeExportShape(n.tpkg, l.fset, l.exportName)
 	if err != nil || !bytes.Equal(shape, slot.shape) {
 		return false
 	}
-	n.typeErrs = nil
+	n.typeErrs = changedErrs
 	n.partial = plan
 	l.npartial.Add(1)
 	return true
@@ -203,15 +244,36 @@ func stripBodies(f *ast.File) *ast.File {
 }
 
 // slotWorthy reports whether a freshly extracted node's parts may be kept:
-// a check without errors, no missing import, no syntax error.
+// no syntax error, and no type error but the consequences of missing
+// imports, which are not reported one by one (see typeProblems); the
+// problem saying which imports are missing belongs to the package and is
+// made again by each extraction.
 func (l *loader) slotWorthy(n *node, res *pkgResult) bool {
-	if l.opt.Cache == nil || n.reused || len(n.typeErrs) > 0 || n.shape == nil || n.unexportable {
+	if l.opt.Cache == nil || n.reused || n.shape == nil || n.unexportable {
 		return false
 	}
-	if len(missingImports(n)) > 0 {
-		return false
+	for _, te := range n.typeErrs {
+		if !te.Pos.IsValid() || !quietError(n, te) {
+			return false
+		}
 	}
-	return len(res.problems) == 0
+	for _, p := range res.problems {
+		if p.Kind != analyze.ProblemDegraded || p.Path != res.dir || !strings.HasPrefix(p.Msg, missingPrefix) {
+			return false
+		}
+	}
+	return true
+}
+
+// errFilesOf are the files of a fully checked node that have type errors.
+func (l *loader) errFilesOf(n *node) map[string]bool {
+	out := map[string]bool{}
+	for _, te := range n.typeErrs {
+		if rel, ok := n.assigned[l.fset.PositionFor(te.Pos, false).Filename]; ok {
+			out[rel] = true
+		}
+	}
+	return out
 }
 
 // splitParts cuts a result into one part per file.
@@ -245,6 +307,7 @@ type pendingParts struct {
 	slot    []byte
 	parts   []pendingPart
 	keys    []index.Key
+	probs   []analyze.Problem // the package's own, see packageProblems
 }
 
 type pendingPart struct {
@@ -266,7 +329,11 @@ func (l *loader) planParts(n *node, res *pkgResult) *pendingParts {
 		}
 	}
 	imports := l.importsKey(n)
-	pp := &pendingParts{slotKey: l.slotKey(n), slot: encodeSlot(slotRec{shape: n.shape, files: hashes})}
+	slot := slotRec{shape: n.shape, files: hashes, hybrid: len(n.typeErrs) > 0, errFiles: l.errFilesOf(n)}
+	if n.partial != nil {
+		slot.hybrid, slot.errFiles = n.partial.hybrid, n.partial.errFiles
+	}
+	pp := &pendingParts{slotKey: l.slotKey(n), slot: encodeSlot(slot), probs: packageProblems(res)}
 	split := splitParts(res)
 	rels := make([]string, 0, len(hashes))
 	for rel := range hashes {
@@ -298,16 +365,25 @@ func (p *partialPlan) keyOf(rel string) (index.Key, bool) {
 	return k, ok
 }
 
-func encodeKeys(keys []index.Key) []byte {
-	w := wire.NewWriter(8 + 33*len(keys))
+// encodePartsList writes a package's parts record: the keys of its parts
+// and the problems that belong to the package rather than to one file.
+func encodePartsList(keys []index.Key, probs []analyze.Problem) []byte {
+	w := wire.NewWriter(16 + 33*len(keys))
 	w.Uint(uint64(len(keys)))
 	for _, k := range keys {
 		w.Blob(k[:])
 	}
+	w.Uint(uint64(len(probs)))
+	for _, p := range probs {
+		w.Uint(uint64(p.Kind))
+		w.String(p.Path)
+		w.Int(int64(p.Line))
+		w.String(p.Msg)
+	}
 	return w.Bytes()
 }
 
-func decodeKeys(data []byte) ([]index.Key, error) {
+func decodePartsList(data []byte) ([]index.Key, []analyze.Problem, error) {
 	r := wire.NewReader(data)
 	n := r.Len(33)
 	keys := make([]index.Key, 0, n)
@@ -315,10 +391,28 @@ func decodeKeys(data []byte) ([]index.Key, error) {
 		var k index.Key
 		b := r.Blob()
 		if len(b) != len(k) {
-			return nil, wire.ErrCorrupt
+			return nil, nil, wire.ErrCorrupt
 		}
 		copy(k[:], b)
 		keys = append(keys, k)
 	}
-	return keys, r.Done()
+	var probs []analyze.Problem
+	np := r.Len(4)
+	for i := 0; i < np && r.Err() == nil; i++ {
+		probs = append(probs, analyze.Problem{Kind: analyze.ProblemKind(r.Uint()), Path: r.String(), Line: int(r.Int()), Msg: r.String()})
+	}
+	return keys, probs, r.Done()
+}
+
+// packageProblems are the problems of a result that belong to no one of
+// its files (splitParts leaves them out of the parts).
+func packageProblems(res *pkgResult) []analyze.Problem {
+	own := ownFiles(res)
+	var out []analyze.Problem
+	for _, p := range res.problems {
+		if !own[p.Path] {
+			out = append(out, p)
+		}
+	}
+	return out
 }

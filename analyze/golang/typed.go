@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/scanner"
 	"go/token"
+	"go/types"
 	"path"
 	"regexp"
 	"sort"
@@ -51,7 +52,7 @@ func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool
 	}()
 	x := newExtractor(res, fset)
 	x.info = n.info
-	x.hybrid = len(n.typeErrs) > 0
+	x.hybrid = len(n.typeErrs) > 0 || (n.partial != nil && n.partial.hybrid)
 	relCache := make(map[string]string)
 	x.relOf = func(filename string) (string, bool) {
 		if r, ok := relCache[filename]; ok {
@@ -75,9 +76,18 @@ func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool
 	res.problems = append(res.problems, l.typeProblems(fset, n, dir)...)
 	if missing := missingImports(n); len(missing) > 0 {
 		res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemDegraded, Path: dir,
-			Msg: "missing dependencies " + strings.Join(missing, ", ") + "; names from them are unresolved and the type information is partial"})
+			Msg: missingPrefix + strings.Join(missing, ", ") + "; names from them are unresolved and the type information is partial"})
 	}
 	return res
+}
+
+// missingPrefix starts the problem naming a package's missing imports.
+const missingPrefix = "missing dependencies "
+
+// quietError reports whether a type error is a consequence of a missing
+// package, which go list's own error reports.
+func quietError(n *node, te types.Error) bool {
+	return strings.HasPrefix(te.Msg, "could not import ") || (n.tainted > 0 && consequence.MatchString(te.Msg))
 }
 
 // typeProblems reports up to maxTypeErrors type errors in the package's
@@ -86,7 +96,7 @@ func (l *loader) typeProblems(fset *token.FileSet, n *node, dir string) []analyz
 	var out []analyze.Problem
 	extra := 0
 	for _, te := range n.typeErrs {
-		if strings.HasPrefix(te.Msg, "could not import ") || (n.tainted > 0 && consequence.MatchString(te.Msg)) {
+		if quietError(n, te) {
 			continue // a consequence of a missing package, reported by go list
 		}
 		p := analyze.Problem{Kind: analyze.ProblemType, Path: dir, Msg: analyze.ToValidUTF8(te.Msg)}
