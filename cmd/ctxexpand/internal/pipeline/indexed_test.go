@@ -40,6 +40,7 @@ func runQuery(t *testing.T, root string, st *index.Store, q string) outcome {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close() // the index is written in the background of the query
 	s.FixedCommit = "0000000000000000000000000000000000000000"
 	out, err := s.Query(context.Background(), Request{Query: q, Budget: 6000, MaxFiles: 20, Format: "markdown"})
 	if err != nil {
