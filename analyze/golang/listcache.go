@@ -285,6 +285,13 @@ func (l *loader) encodeListingRecord(roots []*packages.Package, probs []analyze.
 		w.String(header)
 	}
 	encodeListing(w, roots)
+	writeProblems(w, probs)
+	return w.Bytes()
+}
+
+// writeProblems and readProblems encode problems in the records of this
+// package.
+func writeProblems(w *wire.Writer, probs []analyze.Problem) {
 	w.Uint(uint64(len(probs)))
 	for _, p := range probs {
 		w.Uint(uint64(p.Kind))
@@ -292,7 +299,15 @@ func (l *loader) encodeListingRecord(roots []*packages.Package, probs []analyze.
 		w.Int(int64(p.Line))
 		w.String(p.Msg)
 	}
-	return w.Bytes()
+}
+
+func readProblems(r *wire.Reader) []analyze.Problem {
+	var probs []analyze.Problem
+	n := r.Len(4)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		probs = append(probs, analyze.Problem{Kind: analyze.ProblemKind(r.Uint()), Path: r.String(), Line: int(r.Int()), Msg: r.String()})
+	}
+	return probs
 }
 
 // encodeListing writes the package graph: every package reachable from
@@ -426,11 +441,7 @@ func decodeListing(data []byte) (*listingRecord, error) {
 		}
 		rec.roots = append(rec.roots, all[d])
 	}
-	np := r.Len(4)
-	for i := 0; i < np && r.Err() == nil; i++ {
-		rec.probs = append(rec.probs, analyze.Problem{Kind: analyze.ProblemKind(r.Uint()), Path: r.String(),
-			Line: int(r.Int()), Msg: r.String()})
-	}
+	rec.probs = readProblems(r)
 	if err := r.Done(); err != nil {
 		return nil, err
 	}

@@ -155,11 +155,7 @@ func TestListingReuse(t *testing.T) {
 	c := &memCache{m: map[index.Key][]byte{}}
 	opt := Options{Cache: c, CacheSalt: "test", ListSalt: "fingerprint"}
 	edit := editor(t, root)
-	steps := []struct {
-		name   string
-		change func()
-		reused bool
-	}{
+	steps := []listingStep{
 		{"cold", nil, false},
 		{"nothing changed", nil, true},
 		{"a function body", edit("cart/cart.go", "n += it.Count", "n += it.Count + 0"), true},
@@ -177,6 +173,21 @@ func TestListingReuse(t *testing.T) {
 		}, false},
 		{"a body again", edit("store/store.go", "return it, ok", "return it, ok && it.Count >= 0"), true},
 	}
+	checkListingSteps(t, root, opt, steps)
+}
+
+// listingStep is a change and whether go list's answer survives it.
+type listingStep struct {
+	name   string
+	change func()
+	reused bool
+}
+
+// checkListingSteps applies each step and loads: the facts equal a load
+// without the cache, and go list's answer is reused or not as the step
+// says.
+func checkListingSteps(t *testing.T, root string, opt Options, steps []listingStep) {
+	t.Helper()
 	for _, s := range steps {
 		if s.change != nil {
 			s.change()
@@ -502,11 +513,7 @@ func TestListingReuseVendored(t *testing.T) {
 	c := &memCache{m: map[index.Key][]byte{}}
 	opt := Options{Cache: c, CacheSalt: "test", ListSalt: "fingerprint"}
 	edit := editor(t, root)
-	steps := []struct {
-		name   string
-		change func()
-		reused bool
-	}{
+	steps := []listingStep{
 		{"cold", nil, false},
 		{"nothing changed", nil, true},
 		{"a vendored body", edit("vendor/example.com/dep/dep.go", "return 42", "return 43"), true},
@@ -517,15 +524,7 @@ func TestListingReuseVendored(t *testing.T) {
 			}
 		}, false},
 	}
-	for _, s := range steps {
-		if s.change != nil {
-			s.change()
-		}
-		log := loadLikeFresh(t, root, opt, s.name)
-		if reused := strings.Contains(log, "go list of "); reused != s.reused {
-			t.Errorf("%s: go list's answer reused = %v, want %v; log:\n%s", s.name, reused, s.reused, log)
-		}
-	}
+	checkListingSteps(t, root, opt, steps)
 }
 
 // TestPartialExtractionDegraded: a package importing a module that is not

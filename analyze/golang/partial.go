@@ -373,13 +373,7 @@ func encodePartsList(keys []index.Key, probs []analyze.Problem) []byte {
 	for _, k := range keys {
 		w.Blob(k[:])
 	}
-	w.Uint(uint64(len(probs)))
-	for _, p := range probs {
-		w.Uint(uint64(p.Kind))
-		w.String(p.Path)
-		w.Int(int64(p.Line))
-		w.String(p.Msg)
-	}
+	writeProblems(w, probs)
 	return w.Bytes()
 }
 
@@ -396,11 +390,7 @@ func decodePartsList(data []byte) ([]index.Key, []analyze.Problem, error) {
 		copy(k[:], b)
 		keys = append(keys, k)
 	}
-	var probs []analyze.Problem
-	np := r.Len(4)
-	for i := 0; i < np && r.Err() == nil; i++ {
-		probs = append(probs, analyze.Problem{Kind: analyze.ProblemKind(r.Uint()), Path: r.String(), Line: int(r.Int()), Msg: r.String()})
-	}
+	probs := readProblems(r)
 	return keys, probs, r.Done()
 }
 
