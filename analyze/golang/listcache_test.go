@@ -402,6 +402,29 @@ func listed(roots []*packages.Package) []*packages.Package {
 	return all
 }
 
+// partialStep is a change and how many packages the next load should
+// extract only in their changed files.
+type partialStep struct {
+	name    string
+	change  func()
+	partial int
+}
+
+// checkPartialSteps applies each step and loads: the facts equal a load
+// without the cache, with as many partial extractions as the step says.
+func checkPartialSteps(t *testing.T, root string, opt Options, steps []partialStep) {
+	t.Helper()
+	for _, s := range steps {
+		if s.change != nil {
+			s.change()
+		}
+		log := loadLikeFresh(t, root, opt, s.name)
+		if n := logCount(t, log, partialRe); n != s.partial {
+			t.Errorf("%s: %d packages extracted only in their changed files, want %d\n%s", s.name, n, s.partial, log)
+		}
+	}
+}
+
 // TestPartialExtraction edits store, whose test variant (store.go and
 // export_test.go) is extracted: an edit of function bodies re-extracts
 // only the edited file; a changed declaration, a new type error or a new
@@ -413,11 +436,7 @@ func TestPartialExtraction(t *testing.T) {
 	c := &memCache{m: map[index.Key][]byte{}}
 	opt := Options{Cache: c, CacheSalt: "test"}
 	edit := editor(t, root)
-	steps := []struct {
-		name    string
-		change  func()
-		partial int
-	}{
+	steps := []partialStep{
 		{"cold", nil, 0},
 		{"a body, lines moved", edit("store/store.go", "\tit, ok := s.items[sku]", "\t// Look it up.\n\tit, ok := s.items[sku]"), 1},
 		{"a body in place", edit("store/store.go", "return it, ok", "return it, ok && it.Count > 0"), 1},
@@ -431,15 +450,7 @@ func TestPartialExtraction(t *testing.T) {
 		{"a new file", func() { writeFile(t, root, "store/more.go", []byte("package store\n\nfunc more() int { return 1 }\n")) }, 0},
 		{"a body after the new file", edit("store/more.go", "return 1", "return 2"), 1},
 	}
-	for _, s := range steps {
-		if s.change != nil {
-			s.change()
-		}
-		log := loadLikeFresh(t, root, opt, s.name)
-		if n := logCount(t, log, partialRe); n != s.partial {
-			t.Errorf("%s: %d packages extracted only in their changed files, want %d\n%s", s.name, n, s.partial, log)
-		}
-	}
+	checkPartialSteps(t, root, opt, steps)
 }
 
 // TestPartialSurvivesPackReuse loads through a real pack, which keeps
@@ -538,11 +549,7 @@ func TestPartialExtractionDegraded(t *testing.T) {
 	c := &memCache{m: map[index.Key][]byte{}}
 	opt := Options{Cache: c, CacheSalt: "test"}
 	edit := editor(t, root)
-	steps := []struct {
-		name    string
-		change  func()
-		partial int
-	}{
+	steps := []partialStep{
 		{"cold", nil, 0},
 		{"a body of the other file", edit("cart/cart.go", "n += it.Count", "n += it.Count * 1"), 1},
 		{"a body using the missing import", edit("cart/remote.go", "return lib.Send(c.SKUs)", "return lib.Send(c.SKUs[:0])"), 1},
@@ -552,13 +559,5 @@ func TestPartialExtractionDegraded(t *testing.T) {
 		// store changes; cart is reused whole, its problem with it.
 		{"another package", edit("store/store.go", "return it, ok", "return it, ok && true"), 1},
 	}
-	for _, s := range steps {
-		if s.change != nil {
-			s.change()
-		}
-		log := loadLikeFresh(t, root, opt, s.name)
-		if n := logCount(t, log, partialRe); n != s.partial {
-			t.Errorf("%s: %d packages extracted only in their changed files, want %d\n%s", s.name, n, s.partial, log)
-		}
-	}
+	checkPartialSteps(t, root, opt, steps)
 }
