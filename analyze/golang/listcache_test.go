@@ -155,48 +155,25 @@ func TestListingReuse(t *testing.T) {
 	c := &memCache{m: map[index.Key][]byte{}}
 	opt := Options{Cache: c, CacheSalt: "test", ListSalt: "fingerprint"}
 	edit := editor(t, root)
-	steps := []listingStep{
-		{"cold", nil, false},
-		{"nothing changed", nil, true},
-		{"a function body", edit("cart/cart.go", "n += it.Count", "n += it.Count + 0"), true},
-		{"a line inserted in a body", edit("cart/cart.go", "\tn := 0\n", "\tn := 0\n\t// counted below\n"), true},
-		{"a comment below the imports", edit("cart/cart.go", "// Cart counts", "// Cart (edited) counts"), true},
-		{"a declaration", edit("store/store.go", "Count int", "Count int\n\tName  string"), true},
-		{"an import added", edit("cart/cart.go", `import "example.com/stock/store"`, "import (\n\t\"strings\"\n\n\t\"example.com/stock/store\"\n)\n\nvar _ = strings.ToUpper"), false},
-		{"a new file", func() { writeFile(t, root, "cart/more.go", []byte("package cart\n\nvar Empty = Cart{}\n")) }, false},
-		{"a build constraint", edit("cart/more.go", "package cart", "//go:build ignore\n\npackage cart"), false},
-		{"the package clause", edit("cart/more.go", "package cart", "package other"), false},
+	steps := []editStep{
+		{"cold", nil, 0},
+		{"nothing changed", nil, 1},
+		{"a function body", edit("cart/cart.go", "n += it.Count", "n += it.Count + 0"), 1},
+		{"a line inserted in a body", edit("cart/cart.go", "\tn := 0\n", "\tn := 0\n\t// counted below\n"), 1},
+		{"a comment below the imports", edit("cart/cart.go", "// Cart counts", "// Cart (edited) counts"), 1},
+		{"a declaration", edit("store/store.go", "Count int", "Count int\n\tName  string"), 1},
+		{"an import added", edit("cart/cart.go", `import "example.com/stock/store"`, "import (\n\t\"strings\"\n\n\t\"example.com/stock/store\"\n)\n\nvar _ = strings.ToUpper"), 0},
+		{"a new file", func() { writeFile(t, root, "cart/more.go", []byte("package cart\n\nvar Empty = Cart{}\n")) }, 0},
+		{"a build constraint", edit("cart/more.go", "package cart", "//go:build ignore\n\npackage cart"), 0},
+		{"the package clause", edit("cart/more.go", "package cart", "package other"), 0},
 		{"a file removed", func() {
 			if err := os.Remove(filepath.Join(root, "cart/more.go")); err != nil {
 				t.Fatal(err)
 			}
-		}, false},
-		{"a body again", edit("store/store.go", "return it, ok", "return it, ok && it.Count >= 0"), true},
+		}, 0},
+		{"a body again", edit("store/store.go", "return it, ok", "return it, ok && it.Count >= 0"), 1},
 	}
-	checkListingSteps(t, root, opt, steps)
-}
-
-// listingStep is a change and whether go list's answer survives it.
-type listingStep struct {
-	name   string
-	change func()
-	reused bool
-}
-
-// checkListingSteps applies each step and loads: the facts equal a load
-// without the cache, and go list's answer is reused or not as the step
-// says.
-func checkListingSteps(t *testing.T, root string, opt Options, steps []listingStep) {
-	t.Helper()
-	for _, s := range steps {
-		if s.change != nil {
-			s.change()
-		}
-		log := loadLikeFresh(t, root, opt, s.name)
-		if reused := strings.Contains(log, "go list of "); reused != s.reused {
-			t.Errorf("%s: go list's answer reused = %v, want %v; log:\n%s", s.name, reused, s.reused, log)
-		}
-	}
+	runSteps(t, root, opt, steps, reusedList)
 }
 
 // TestListingNeedsSalt: without ListSalt, which says what besides the
@@ -402,25 +379,35 @@ func listed(roots []*packages.Package) []*packages.Package {
 	return all
 }
 
-// partialStep is a change and how many packages the next load should
-// extract only in their changed files.
-type partialStep struct {
-	name    string
-	change  func()
-	partial int
+// editStep is a change, and what the load after it should count: 1 or 0
+// for whether go list's answer was reused (reusedList), or the packages
+// extracted only in their changed files (partialCount).
+type editStep struct {
+	name   string
+	change func()
+	want   int
 }
 
-// checkPartialSteps applies each step and loads: the facts equal a load
-// without the cache, with as many partial extractions as the step says.
-func checkPartialSteps(t *testing.T, root string, opt Options, steps []partialStep) {
+func reusedList(t *testing.T, log string) int {
+	if strings.Contains(log, "go list of ") {
+		return 1
+	}
+	return 0
+}
+
+func partialCount(t *testing.T, log string) int { return logCount(t, log, partialRe) }
+
+// runSteps applies each step and loads: the facts equal a load without
+// the cache, and count gives what the step wants.
+func runSteps(t *testing.T, root string, opt Options, steps []editStep, count func(*testing.T, string) int) {
 	t.Helper()
 	for _, s := range steps {
 		if s.change != nil {
 			s.change()
 		}
 		log := loadLikeFresh(t, root, opt, s.name)
-		if n := logCount(t, log, partialRe); n != s.partial {
-			t.Errorf("%s: %d packages extracted only in their changed files, want %d\n%s", s.name, n, s.partial, log)
+		if got := count(t, log); got != s.want {
+			t.Errorf("%s: counted %d, want %d; log:\n%s", s.name, got, s.want, log)
 		}
 	}
 }
@@ -436,7 +423,7 @@ func TestPartialExtraction(t *testing.T) {
 	c := &memCache{m: map[index.Key][]byte{}}
 	opt := Options{Cache: c, CacheSalt: "test"}
 	edit := editor(t, root)
-	steps := []partialStep{
+	steps := []editStep{
 		{"cold", nil, 0},
 		{"a body, lines moved", edit("store/store.go", "\tit, ok := s.items[sku]", "\t// Look it up.\n\tit, ok := s.items[sku]"), 1},
 		{"a body in place", edit("store/store.go", "return it, ok", "return it, ok && it.Count > 0"), 1},
@@ -450,7 +437,7 @@ func TestPartialExtraction(t *testing.T) {
 		{"a new file", func() { writeFile(t, root, "store/more.go", []byte("package store\n\nfunc more() int { return 1 }\n")) }, 0},
 		{"a body after the new file", edit("store/more.go", "return 1", "return 2"), 1},
 	}
-	checkPartialSteps(t, root, opt, steps)
+	runSteps(t, root, opt, steps, partialCount)
 }
 
 // TestPartialSurvivesPackReuse loads through a real pack, which keeps
@@ -524,18 +511,18 @@ func TestListingReuseVendored(t *testing.T) {
 	c := &memCache{m: map[index.Key][]byte{}}
 	opt := Options{Cache: c, CacheSalt: "test", ListSalt: "fingerprint"}
 	edit := editor(t, root)
-	steps := []listingStep{
-		{"cold", nil, false},
-		{"nothing changed", nil, true},
-		{"a vendored body", edit("vendor/example.com/dep/dep.go", "return 42", "return 43"), true},
-		{"a vendored import", edit("vendor/example.com/dep/dep.go", "package dep\n", "package dep\n\nimport \"strings\"\n\nvar _ = strings.ToUpper\n"), false},
+	steps := []editStep{
+		{"cold", nil, 0},
+		{"nothing changed", nil, 1},
+		{"a vendored body", edit("vendor/example.com/dep/dep.go", "return 42", "return 43"), 1},
+		{"a vendored import", edit("vendor/example.com/dep/dep.go", "package dep\n", "package dep\n\nimport \"strings\"\n\nvar _ = strings.ToUpper\n"), 0},
 		{"the vendored file removed", func() {
 			if err := os.Remove(filepath.Join(root, "vendor/example.com/dep/dep.go")); err != nil {
 				t.Fatal(err)
 			}
-		}, false},
+		}, 0},
 	}
-	checkListingSteps(t, root, opt, steps)
+	runSteps(t, root, opt, steps, reusedList)
 }
 
 // TestPartialExtractionDegraded: a package importing a module that is not
@@ -549,7 +536,7 @@ func TestPartialExtractionDegraded(t *testing.T) {
 	c := &memCache{m: map[index.Key][]byte{}}
 	opt := Options{Cache: c, CacheSalt: "test"}
 	edit := editor(t, root)
-	steps := []partialStep{
+	steps := []editStep{
 		{"cold", nil, 0},
 		{"a body of the other file", edit("cart/cart.go", "n += it.Count", "n += it.Count * 1"), 1},
 		{"a body using the missing import", edit("cart/remote.go", "return lib.Send(c.SKUs)", "return lib.Send(c.SKUs[:0])"), 1},
@@ -559,5 +546,5 @@ func TestPartialExtractionDegraded(t *testing.T) {
 		// store changes; cart is reused whole, its problem with it.
 		{"another package", edit("store/store.go", "return it, ok", "return it, ok && true"), 1},
 	}
-	checkPartialSteps(t, root, opt, steps)
+	runSteps(t, root, opt, steps, partialCount)
 }
