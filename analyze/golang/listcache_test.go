@@ -150,11 +150,7 @@ func editor(t *testing.T, root string) func(rel, old, new string) func() {
 // reused exactly while no file's header changes, and every load gives the
 // facts of a load without any cache.
 func TestListingReuse(t *testing.T) {
-	root := t.TempDir()
-	writeArchive(t, root, txtar.Parse([]byte(stock)))
-	c := &memCache{m: map[index.Key][]byte{}}
-	opt := Options{Cache: c, CacheSalt: "test", ListSalt: "fingerprint"}
-	edit := editor(t, root)
+	root, opt, edit := editModule(t, stock, "fingerprint")
 	steps := []editStep{
 		{"cold", nil, 0},
 		{"nothing changed", nil, 1},
@@ -379,6 +375,16 @@ func listed(roots []*packages.Package) []*packages.Package {
 	return all
 }
 
+// editModule writes a module into a new root and returns the root, load
+// options over an empty cache (with listSalt as Options.ListSalt) and an
+// editor of its files.
+func editModule(t *testing.T, archive, listSalt string) (string, Options, func(rel, old, new string) func()) {
+	root := t.TempDir()
+	writeArchive(t, root, txtar.Parse([]byte(archive)))
+	opt := Options{Cache: &memCache{m: map[index.Key][]byte{}}, CacheSalt: "test", ListSalt: listSalt}
+	return root, opt, editor(t, root)
+}
+
 // editStep is a change, and what the load after it should count: 1 or 0
 // for whether go list's answer was reused (reusedList), or the packages
 // extracted only in their changed files (partialCount).
@@ -418,11 +424,7 @@ func runSteps(t *testing.T, root string, opt Options, steps []editStep, count fu
 // file needs the whole package. Every load gives the facts of a load
 // without the cache.
 func TestPartialExtraction(t *testing.T) {
-	root := t.TempDir()
-	writeArchive(t, root, txtar.Parse([]byte(stock)))
-	c := &memCache{m: map[index.Key][]byte{}}
-	opt := Options{Cache: c, CacheSalt: "test"}
-	edit := editor(t, root)
+	root, opt, edit := editModule(t, stock, "")
 	steps := []editStep{
 		{"cold", nil, 0},
 		{"a body, lines moved", edit("store/store.go", "\tit, ok := s.items[sku]", "\t// Look it up.\n\tit, ok := s.items[sku]"), 1},
@@ -506,11 +508,7 @@ func Ask() int { return dep.Answer() }
 // known by size and modification time; a change to their imports makes
 // go list run again.
 func TestListingReuseVendored(t *testing.T) {
-	root := t.TempDir()
-	writeArchive(t, root, txtar.Parse([]byte(vendored)))
-	c := &memCache{m: map[index.Key][]byte{}}
-	opt := Options{Cache: c, CacheSalt: "test", ListSalt: "fingerprint"}
-	edit := editor(t, root)
+	root, opt, edit := editModule(t, vendored, "fingerprint")
 	steps := []editStep{
 		{"cold", nil, 0},
 		{"nothing changed", nil, 1},
@@ -530,12 +528,8 @@ func TestListingReuseVendored(t *testing.T) {
 // import; its edits are still extracted in part, and every load equals a
 // load without the cache, the problem naming the missing import included.
 func TestPartialExtractionDegraded(t *testing.T) {
-	root := t.TempDir()
-	writeArchive(t, root, txtar.Parse([]byte(stock)))
+	root, opt, edit := editModule(t, stock, "")
 	writeFile(t, root, "cart/remote.go", []byte("package cart\n\nimport \"example.com/nowhere/lib\"\n\n// Sync sends the cart away.\nfunc (c *Cart) Sync() error { return lib.Send(c.SKUs) }\n"))
-	c := &memCache{m: map[index.Key][]byte{}}
-	opt := Options{Cache: c, CacheSalt: "test"}
-	edit := editor(t, root)
 	steps := []editStep{
 		{"cold", nil, 0},
 		{"a body of the other file", edit("cart/cart.go", "n += it.Count", "n += it.Count * 1"), 1},
