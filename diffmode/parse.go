@@ -402,6 +402,7 @@ func isBase85Line(l string) bool {
 // parseIndex reads "abc123..def456[ mode]".
 func parseIndex(v string, f *File) error {
 	blobs, mode, _ := strings.Cut(v, " ")
+	mode = strings.TrimSpace(mode) // "index a..b  " states no mode
 	o, n, ok := strings.Cut(blobs, "..")
 	if !ok || !isHex(o) || !isHex(n) {
 		return fmt.Errorf("bad index line %q: want index OLD..NEW [MODE]", clip("index "+v))
