@@ -119,12 +119,7 @@ func (l *loader) hashImports(h *index.Hasher, n *node) {
 // hashImportsBy adds each import's path and the key of it that key gives
 // ("missing" for an import with no files).
 func (l *loader) hashImportsBy(h *index.Hasher, n *node, key func(*node) index.Key) {
-	paths := make([]string, 0, len(n.pkg.Imports))
-	for p := range n.pkg.Imports {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
+	for _, p := range sortedKeys(n.pkg.Imports) {
 		h.String(p)
 		if d := n.imports[p]; d != nil && len(d.goFiles) > 0 {
 			h.Key(key(d))

@@ -60,12 +60,7 @@ func (l *loader) listSlot(u *unit) (index.Key, bool) {
 			h.String(s)
 		}
 	}
-	names := make([]string, 0, len(l.overlay))
-	for name := range l.overlay {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range sortedKeys(l.overlay) {
 		h.String(name).Bytes(l.overlay[name])
 	}
 	return h.Sum(), true
@@ -137,14 +132,14 @@ func (l *loader) listInputsHold(rec *listingRecord, known map[string]listInput) 
 			return false
 		}
 		seen++
-		if l.headerOf(rel, known) != in.header {
+		if l.inputOf(rel, known).header != in.header {
 			return false
 		}
 	}
 	for _, in := range rec.inputs {
 		if !l.allowed[in.rel] {
 			seen++
-			if l.headerOf(in.rel, known) != in.header {
+			if l.inputOf(in.rel, known).header != in.header {
 				return false
 			}
 		}
@@ -153,26 +148,21 @@ func (l *loader) listInputsHold(rec *listingRecord, known map[string]listInput) 
 }
 
 // sortedFiles are the Go files under the root the loader analyses.
-func (l *loader) sortedFiles() []string {
-	out := make([]string, 0, len(l.allowed))
-	for rel := range l.allowed {
-		out = append(out, rel)
-	}
-	sort.Strings(out)
-	return out
-}
+func (l *loader) sortedFiles() []string { return sortedKeys(l.allowed) }
 
-// headerOf returns the header digest of a file under the root: the
-// recorded one when its content is unchanged, else computed from it.
-func (l *loader) headerOf(rel string, known map[string]listInput) string {
+// inputOf describes a file under the root as a listing input: its content
+// hash and header digest, the recorded one when its content is unchanged,
+// else computed from it.
+func (l *loader) inputOf(rel string, known map[string]listInput) listInput {
 	content, src := l.listContent(rel)
 	if in, ok := known[rel]; ok && in.content == content {
-		return in.header
+		return in
 	}
-	if src == nil {
-		return content // unreadable or not a regular file: its description is all there is
+	in := listInput{rel: rel, content: content, header: content}
+	if src != nil { // else unreadable or not a regular file: its description is all there is
+		in.header = goHeaderDigest(src())
 	}
-	return goHeaderDigest(src())
+	return in
 }
 
 // listContent returns a file's content hash as go list sees it (the
@@ -278,11 +268,10 @@ func (l *loader) encodeListingRecord(roots []*packages.Package, probs []analyze.
 	w.Uint(listCacheVersion)
 	w.Uint(uint64(len(rels)))
 	for _, rel := range rels {
-		content, _ := l.listContent(rel)
-		header := l.headerOf(rel, known)
-		w.String(rel)
-		w.String(content)
-		w.String(header)
+		in := l.inputOf(rel, known)
+		w.String(in.rel)
+		w.String(in.content)
+		w.String(in.header)
 	}
 	encodeListing(w, roots)
 	writeProblems(w, probs)
@@ -355,11 +344,7 @@ func encodeListing(w *wire.Writer, roots []*packages.Package) {
 			w.String(e.Msg)
 			w.Int(int64(e.Kind))
 		}
-		paths := make([]string, 0, len(p.Imports))
-		for path := range p.Imports {
-			paths = append(paths, path)
-		}
-		sort.Strings(paths)
+		paths := sortedKeys(p.Imports)
 		w.Uint(uint64(len(paths)))
 		for _, path := range paths {
 			w.String(path)

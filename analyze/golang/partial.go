@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"sort"
 	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -87,11 +86,7 @@ type slotRec struct {
 }
 
 func encodeSlot(s slotRec) []byte {
-	rels := make([]string, 0, len(s.files))
-	for rel := range s.files {
-		rels = append(rels, rel)
-	}
-	sort.Strings(rels)
+	rels := sortedKeys(s.files)
 	w := wire.NewWriter(64 + 96*len(rels))
 	w.Uint(partialVersion)
 	w.Blob(s.shape)
@@ -335,12 +330,7 @@ func (l *loader) planParts(n *node, res *pkgResult) *pendingParts {
 	}
 	pp := &pendingParts{slotKey: l.slotKey(n), slot: encodeSlot(slot), probs: packageProblems(res)}
 	split := splitParts(res)
-	rels := make([]string, 0, len(hashes))
-	for rel := range hashes {
-		rels = append(rels, rel)
-	}
-	sort.Strings(rels)
-	for _, rel := range rels {
+	for _, rel := range sortedKeys(hashes) {
 		if part := split[rel]; part != nil {
 			k := l.partKey(n, rel, hashes[rel], n.shape, imports)
 			pp.parts = append(pp.parts, pendingPart{k, part})

@@ -44,12 +44,7 @@ func (n *node) identity() string {
 		b.WriteString(f)
 		b.WriteByte(0)
 	}
-	paths := make([]string, 0, len(n.pkg.Imports))
-	for p := range n.pkg.Imports {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
+	for _, p := range sortedKeys(n.pkg.Imports) {
 		b.WriteString(p)
 		b.WriteByte('=')
 		if d := n.imports[p]; d != nil && len(d.goFiles) > 0 {
