@@ -242,9 +242,12 @@ type freshResult struct {
 // their targets are now, and stores the results extracted by this load
 // with the identity of what they refer to outside their files.
 func (l *loader) reconcile() {
+	if l.opt.Cache == nil {
+		return // nothing was read from a cache or will be stored
+	}
 	byKey, byIdent := identities(l.results)
 	remapForeign(l.results, byIdent)
-	if l.opt.Cache == nil || l.ctx.Err() != nil {
+	if l.ctx.Err() != nil {
 		return
 	}
 	for _, f := range l.fresh {

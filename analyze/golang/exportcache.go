@@ -184,17 +184,19 @@ func (l *loader) storeExport(n *node) {
 			return
 		}
 	}
-	var data, shape []byte
-	if n.tpkg != nil {
-		data, shape, _ = encodeExportShape(n.tpkg, l.fset, l.exportName)
+	if n.exportData == nil { // else encoded already (tryPartial)
+		var data, shape []byte
+		if n.tpkg != nil {
+			data, shape, _ = encodeExportShape(n.tpkg, l.fset, l.exportName)
+		}
+		if data == nil {
+			n.unexportable = true
+			l.deferPut(l.exportKey(n), []byte{exportRecUnexportable})
+			return
+		}
+		sum := sha256.Sum256(data)
+		n.ehash, n.shape, n.exportData = sum[:], shape, data
 	}
-	if data == nil {
-		n.unexportable = true
-		l.deferPut(l.exportKey(n), []byte{exportRecUnexportable})
-		return
-	}
-	sum := sha256.Sum256(data)
-	n.ehash, n.shape, n.exportData = sum[:], shape, data
 	l.putExport(n)
 }
 

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -210,10 +211,14 @@ func (l *loader) tryPartial(fset *token.FileSet, n *node, sizes types.Sizes) boo
 	if plan.hybrid != slot.hybrid {
 		return false
 	}
-	_, shape, err := encodeExportShape(n.tpkg, l.fset, l.exportName)
+	data, shape, err := encodeExportShape(n.tpkg, l.fset, l.exportName)
 	if err != nil || !bytes.Equal(shape, slot.shape) {
 		return false
 	}
+	// The declarations are checked in full: this is the export data
+	// storeExport would encode again.
+	sum := sha256.Sum256(data)
+	n.ehash, n.shape, n.exportData = sum[:], shape, data
 	n.typeErrs = changedErrs
 	n.partial = plan
 	l.npartial.Add(1)
