@@ -1,5 +1,7 @@
 package golang
 
+import "bytes"
+
 // Parsing dependencies without their function bodies.
 //
 // Dependencies are type-checked from their declarations only, yet parsing
@@ -147,26 +149,13 @@ func (x *lexer) next() (int, int) {
 	return x.i, tkEOF
 }
 
+// indexFrom is the offset of sep in b at or after from, or -1.
 func indexFrom(b []byte, from int, sep string) int {
 	if from > len(b) {
 		return -1
 	}
-	if j := bytesIndex(b[from:], sep); j >= 0 {
+	if j := bytes.Index(b[from:], []byte(sep)); j >= 0 {
 		return from + j
-	}
-	return -1
-}
-
-func bytesIndex(b []byte, sep string) int {
-	n := len(sep)
-outer:
-	for i := 0; i+n <= len(b); i++ {
-		for j := 0; j < n; j++ {
-			if b[i+j] != sep[j] {
-				continue outer
-			}
-		}
-		return i
 	}
 	return -1
 }
