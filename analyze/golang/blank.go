@@ -65,13 +65,7 @@ func (x *lexer) next() (int, int) {
 				x.bad = true
 				return x.i, tkEOF
 			}
-			newline := false
-			for _, b := range src[x.i:end] {
-				if b == '\n' {
-					newline = true
-					break
-				}
-			}
+			newline := bytes.IndexByte(src[x.i:end], '\n') >= 0
 			at := x.i
 			x.i = end + 2
 			if newline && x.semi {

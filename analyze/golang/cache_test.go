@@ -110,15 +110,22 @@ func TestResultCodecCoversEveryField(t *testing.T) {
 	}
 }
 
-// TestCachedLoad loads a module through a cache step by step and compares
-// every load with one without the cache.
-func TestCachedLoad(t *testing.T) {
+// shopModule writes testdata/cache/shop.txtar into a new root.
+func shopModule(t *testing.T) string {
+	t.Helper()
 	ar, err := txtar.ParseFile("testdata/cache/shop.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
 	writeArchive(t, root, ar)
+	return root
+}
+
+// TestCachedLoad loads a module through a cache step by step and compares
+// every load with one without the cache.
+func TestCachedLoad(t *testing.T) {
+	root := shopModule(t)
 	c := &memCache{m: map[index.Key][]byte{}}
 	ctx := context.Background()
 	load := func(opt Options) *analyze.Facts {
@@ -234,12 +241,7 @@ func FuzzDecodeResult(f *testing.F) {
 // file was read with another content than its key says (a file saved
 // while the load ran, simulated by a stale hash from the caller).
 func TestCacheSkipsFilesReadDifferently(t *testing.T) {
-	ar, err := txtar.ParseFile("testdata/cache/shop.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	writeArchive(t, root, ar)
+	root := shopModule(t)
 	c := &memCache{m: map[index.Key][]byte{}}
 	stale := func(rel string) (string, bool) {
 		if rel == "report/report.go" {
@@ -279,12 +281,7 @@ func TestCacheIgnoresDamagedExportData(t *testing.T) {
 	}
 	for name, f := range damage {
 		t.Run(name, func(t *testing.T) {
-			ar, err := txtar.ParseFile("testdata/cache/shop.txtar")
-			if err != nil {
-				t.Fatal(err)
-			}
-			root := t.TempDir()
-			writeArchive(t, root, ar)
+			root := shopModule(t)
 			c := &memCache{m: map[index.Key][]byte{}}
 			ctx := context.Background()
 			if _, err := Load(ctx, root, Options{Cache: c, CacheSalt: "test"}); err != nil {
