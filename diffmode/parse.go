@@ -93,6 +93,9 @@ func ParseBytes(data []byte, opt Options) (*Diff, error) {
 }
 
 // splitLines splits text into lines without their endings, noting CR LF.
+// Every carriage return before a line feed goes with the ending: a
+// rendered diff writes plain line feeds, and a line read back from it must
+// say the same as the line it came from.
 func splitLines(s string, crlf *bool) []string {
 	if s == "" {
 		return nil
@@ -103,7 +106,7 @@ func splitLines(s string, crlf *bool) []string {
 	}
 	for i, l := range lines {
 		if strings.HasSuffix(l, "\r") {
-			lines[i] = l[:len(l)-1]
+			lines[i] = strings.TrimRight(l, "\r")
 			*crlf = true
 		}
 	}

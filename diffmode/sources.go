@@ -88,7 +88,7 @@ func ReverseApply(newContent []byte, f *File) ([]byte, error) {
 				emit(l.Text)
 				continue
 			}
-			if pos >= len(lines) || strings.TrimSuffix(lines[pos], "\r") != l.Text {
+			if pos >= len(lines) || strings.TrimRight(lines[pos], "\r") != l.Text {
 				return nil, fmt.Errorf("%s:%d does not match the diff (diff line %d); the file has changed since the diff was made", f.NewPath, pos+1, h.Line)
 			}
 			if l.Op == OpContext {
