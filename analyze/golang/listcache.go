@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 
@@ -108,6 +109,13 @@ func (l *loader) listCached(u *unit) ([]*packages.Package, []analyze.Problem, er
 			}
 			if l.listInputsHold(rec, known) {
 				l.opt.logf("golang: go list of %s reused: no Go file's header changed", u.dir)
+				if hasRacy(rec.inputs) {
+					// Record the times that can be trusted now, so that
+					// those files are not read at every load.
+					if data := l.encodeListingRecord(rec.roots, rec.probs, known); data != nil {
+						l.opt.Cache.Put(slot, data)
+					}
+				}
 				return rec.roots, rec.probs, nil
 			}
 		}
@@ -147,6 +155,17 @@ func (l *loader) listInputsHold(rec *listingRecord, known map[string]listInput) 
 	return seen == len(rec.inputs)
 }
 
+// hasRacy reports whether a record holds a file whose modification time
+// was too recent to trust when it was made.
+func hasRacy(inputs []listInput) bool {
+	for _, in := range inputs {
+		if in.content == racyContent {
+			return true
+		}
+	}
+	return false
+}
+
 // sortedFiles are the Go files under the root the loader analyses.
 func (l *loader) sortedFiles() []string { return sortedKeys(l.allowed) }
 
@@ -154,7 +173,7 @@ func (l *loader) sortedFiles() []string { return sortedKeys(l.allowed) }
 // hash and header digest, the recorded one when its content is unchanged,
 // else computed from it.
 func (l *loader) inputOf(rel string, known map[string]listInput) listInput {
-	content, src := l.listContent(rel)
+	content, racy, src := l.listContent(rel)
 	if in, ok := known[rel]; ok && in.content == content {
 		return in
 	}
@@ -162,17 +181,34 @@ func (l *loader) inputOf(rel string, known map[string]listInput) listInput {
 	if src != nil { // else unreadable or not a regular file: its description is all there is
 		in.header = goHeaderDigest(src())
 	}
+	if racy {
+		in.content = racyContent
+	}
 	return in
 }
 
+// racyContent stands, in a record, for the content of a file known by its
+// size and modification time that was modified too shortly before the
+// record was made for them to show a later edit: an edit within the same
+// tick of the file system's clock, keeping the size, would leave both as
+// they were. It never equals a file's description, so the file is read
+// again at the next load (git's "racy" entries, the same way).
+const racyContent = "racy"
+
+// racyWindow is how recent a modification must be for its time to be
+// untrustworthy: the coarsest timestamps in common use (FAT) tick every
+// two seconds.
+const racyWindow = 2 * time.Second
+
 // listContent returns a file's content hash as go list sees it (the
 // overlay's stub for a .go entry that is not a regular file, which is
-// never opened: a named pipe would block) and a way to read it, nil when
-// there is nothing to read.
-func (l *loader) listContent(rel string) (string, func() []byte) {
+// never opened: a named pipe would block), whether that description is
+// its size and a modification time too recent to trust (see racyContent),
+// and a way to read it, nil when there is nothing to read.
+func (l *loader) listContent(rel string) (content string, racy bool, src func() []byte) {
 	abs := filepath.Join(l.root, filepath.FromSlash(rel))
 	if ov, ok := l.overlay[abs]; ok {
-		return fmt.Sprintf("overlay %x", sha256.Sum256(ov)), func() []byte { return ov }
+		return fmt.Sprintf("overlay %x", sha256.Sum256(ov)), false, func() []byte { return ov }
 	}
 	read := func() []byte {
 		src, err := os.ReadFile(abs)
@@ -188,21 +224,15 @@ func (l *loader) listContent(rel string) (string, func() []byte) {
 		// directory holds thousands).
 		st, err := os.Lstat(abs)
 		if err != nil {
-			return "unreadable: " + err.Error(), nil
+			return "unreadable: " + err.Error(), false, nil
 		}
 		if !st.Mode().IsRegular() {
-			return "special: " + st.Mode().String(), nil
+			return "special: " + st.Mode().String(), false, nil
 		}
-		return fmt.Sprintf("stat %d %d", st.Size(), st.ModTime().UnixNano()), read
+		racy := time.Since(st.ModTime()) < racyWindow
+		return fmt.Sprintf("stat %d %d", st.Size(), st.ModTime().UnixNano()), racy, read
 	}
-	content := l.fileHash(rel, abs)
-	return content, func() []byte {
-		src, err := os.ReadFile(abs)
-		if err != nil {
-			return []byte("unreadable: " + err.Error())
-		}
-		return src
-	}
+	return l.fileHash(rel, abs), false, read
 }
 
 // goHeaderDigest hashes what go list reads of a Go file: everything up to

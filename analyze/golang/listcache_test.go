@@ -514,6 +514,21 @@ func TestListingReuseVendored(t *testing.T) {
 		{"nothing changed", nil, 1},
 		{"a vendored body", edit("vendor/example.com/dep/dep.go", "return 42", "return 43"), 1},
 		{"a vendored import", edit("vendor/example.com/dep/dep.go", "package dep\n", "package dep\n\nimport \"strings\"\n\nvar _ = strings.ToUpper\n"), 0},
+		// The same size, and the time put back: only a time recorded as
+		// too recent to trust makes the loader read the file again.
+		{"another vendored import, same size and time", func() {
+			abs := filepath.Join(root, "vendor/example.com/dep/dep.go")
+			st, err := os.Stat(abs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			edit("vendor/example.com/dep/dep.go", "strings", "unicode")()
+			edit("vendor/example.com/dep/dep.go", "strings", "unicode")()
+			if err := os.Chtimes(abs, st.ModTime(), st.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}, 0},
+		{"nothing changed since", nil, 1},
 		{"the vendored file removed", func() {
 			if err := os.Remove(filepath.Join(root, "vendor/example.com/dep/dep.go")); err != nil {
 				t.Fatal(err)
