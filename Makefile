@@ -27,12 +27,7 @@ unit:
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
 
 fuzz:
-	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
-	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "fuzz $$pkg $$t ($(FUZZTIME))"; \
-	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg > fuzz.log 2>&1 || { cat fuzz.log; rm -f fuzz.log; exit 1; }; \
-	  done; \
-	done; rm -f fuzz.log
+	GO=$(GO) ./scripts/fuzz.sh $(FUZZTIME) $(PKGS)
 
 # Speed and memory on real code (see benchmarks/README.md).
 bench: build
