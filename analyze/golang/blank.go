@@ -12,9 +12,18 @@ import "bytes"
 // string and rune literals, brackets, words, Go's automatic semicolons)
 // and overwrites the inside of every top-level function body with spaces,
 // keeping newlines so that every position in the file stays where it
-// was; the parser then reads a body as "{ }". Function literals and
-// types inside declarations are left alone: only the bodies of function
-// declarations go.
+// was; the parser then reads a body as "{ }".
+//
+// Package-level variables lose the elements of their composite literals
+// too: a checker that skips function bodies still checks every element of
+// a variable's initial value, and some dependencies hold tables of
+// thousands (golang.org/x/text/collate took 320 ms to check, most of a
+// cold load of hugo's dependencies). A literal's type is written before
+// its brace, so T{...} as T{ } has the type it had; the exception is an
+// array whose length is counted from its elements, [...]T{...}, kept
+// whole. Function literals in a variable lose their bodies, which a
+// checker skipping bodies ignores anyway. Constants are never touched:
+// their values are part of their declarations.
 
 // Tokens of the lexer.
 const (
@@ -157,11 +166,23 @@ func indexFrom(b []byte, from int, sep string) int {
 func (x *lexer) is(word string) bool { return string(x.word) == word }
 
 // blankBodies returns a copy of src with the bodies of its top-level
-// function declarations blanked, or nil when it finds none or the file
-// does not read cleanly (the caller parses src as it is).
+// function declarations, and the values in its package-level variables
+// (see varLiterals), blanked, or nil when it finds none or the file does
+// not read cleanly (the caller parses src as it is).
 func blankBodies(src []byte) []byte {
 	x := &lexer{src: src}
 	var out []byte
+	// blank overwrites what lies between two braces.
+	blank := func(open, closeAt int) {
+		if out == nil {
+			out = append([]byte(nil), src...)
+		}
+		for i := open + 1; i < closeAt; i++ {
+			if c := out[i]; c != '\n' && c != '\r' {
+				out[i] = ' '
+			}
+		}
+	}
 	depth := 0     // of braces, outside the function being read
 	prev := tkSemi // the token before, at depth 0
 	for {
@@ -184,6 +205,12 @@ func blankBodies(src []byte) []byte {
 			}
 			continue
 		case tkWord:
+			if atStart && x.is("var") {
+				if prev = x.varLiterals(blank); prev == tkEOF {
+					return nil
+				}
+				continue
+			}
 			if !x.is("func") {
 				continue
 			}
@@ -208,19 +235,83 @@ func blankBodies(src []byte) []byte {
 			return nil
 		}
 		prev = tkRBrace
-		if out == nil {
-			out = append([]byte(nil), src...)
-		}
-		for i := open + 1; i < closeAt; i++ {
-			if c := out[i]; c != '\n' && c != '\r' {
-				out[i] = ' '
-			}
-		}
+		blank(open, closeAt)
 	}
 	if x.bad {
 		return nil
 	}
 	return out
+}
+
+// varLiterals reads a package-level var declaration, the keyword read,
+// and blanks the elements of its composite literals and the bodies of its
+// function literals, except literals in a specification that writes an
+// array of counted length ([...]T) before them. It returns the token that
+// ended the declaration: the semicolon after it, the group's closing
+// parenthesis, or tkEOF when the file ends first.
+func (x *lexer) varLiterals(blank func(open, closeAt int)) int {
+	grouped := false   // var ( ... )
+	parens := 0        // open ( and [ inside the declaration, the group's own not counted
+	typeBrace := false // the next brace opens a struct or interface type
+	counted := false   // this specification holds [...]
+	first := true
+	for {
+		at, tok := x.next()
+		if first {
+			first = false
+			if tok == tkOpen && x.src[at] == '(' {
+				grouped = true
+				continue
+			}
+		}
+		switch tok {
+		case tkEOF:
+			return tkEOF
+		case tkOpen:
+			parens++
+			if x.src[at] == '[' && isEllipsisArray(x.src[at+1:]) {
+				counted = true
+			}
+		case tkClose:
+			if parens == 0 {
+				if !grouped {
+					return tkEOF // unbalanced: let the parser say
+				}
+				return tkClose
+			}
+			parens--
+		case tkWord:
+			if x.is("struct") || x.is("interface") {
+				typeBrace = true
+			}
+		case tkLBrace:
+			closeAt, ok := x.matchBrace()
+			if !ok {
+				return tkEOF
+			}
+			if !typeBrace && !counted {
+				blank(at, closeAt)
+			}
+			typeBrace = false
+		case tkSemi:
+			if parens == 0 {
+				if !grouped {
+					return tkSemi
+				}
+				counted, typeBrace = false, false
+			}
+		}
+	}
+}
+
+// isEllipsisArray reports whether b, what follows a [, reads "...]".
+func isEllipsisArray(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t")
+	if !bytes.HasPrefix(b, []byte("...")) {
+		return false
+	}
+	b = bytes.TrimLeft(b[3:], " \t")
+	return len(b) > 0 && b[0] == ']'
 }
 
 // What bodyStart found.

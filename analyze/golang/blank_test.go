@@ -2,10 +2,12 @@ package golang
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,7 +16,10 @@ import (
 )
 
 // declarations prints a file's declarations with function bodies
-// dropped, and the position of every declaration.
+// dropped, and the position of every declaration. What blankBodies may
+// blank in package-level variables goes too: the elements of composite
+// literals and the bodies of function literals (varTypes checks that
+// their types stay).
 func declarations(t testing.TB, src []byte) (string, bool) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "x.go", src, parser.SkipObjectResolution)
@@ -23,8 +28,21 @@ func declarations(t testing.TB, src []byte) (string, bool) {
 	}
 	var b bytes.Buffer
 	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok {
-			fd.Body = nil
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			d.Body = nil
+		case *ast.GenDecl:
+			if d.Tok == token.VAR {
+				ast.Inspect(d, func(n ast.Node) bool {
+					switch n := n.(type) {
+					case *ast.CompositeLit:
+						n.Elts = nil
+					case *ast.FuncLit:
+						n.Body.List = nil
+					}
+					return true
+				})
+			}
 		}
 		b.WriteString(fset.Position(d.Pos()).String())
 		b.WriteString(" ")
@@ -36,8 +54,41 @@ func declarations(t testing.TB, src []byte) (string, bool) {
 	return b.String(), true
 }
 
+// varTypes type-checks a file alone, as the loader checks a dependency
+// (no function bodies; an import is an empty package), and lists the
+// type of every package-level variable and constant.
+func varTypes(src []byte) string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return ""
+	}
+	conf := types.Config{
+		IgnoreFuncBodies: true,
+		FakeImportC:      true,
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			p := types.NewPackage(path, guessPkgName(path))
+			p.MarkComplete()
+			return p, nil
+		}),
+		Error: func(error) {},
+	}
+	pkg, _ := conf.Check("p", fset, []*ast.File{f}, nil)
+	if pkg == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, name := range pkg.Scope().Names() {
+		switch o := pkg.Scope().Lookup(name).(type) {
+		case *types.Var, *types.Const:
+			fmt.Fprintf(&b, "%s %s\n", name, o.Type())
+		}
+	}
+	return b.String()
+}
+
 // checkBlank asserts that blanking src's bodies leaves its declarations,
-// and their positions, as they were.
+// their positions and the types of its variables as they were.
 func checkBlank(t testing.TB, name string, src []byte) bool {
 	want, ok := declarations(t, src)
 	if !ok {
@@ -57,6 +108,9 @@ func checkBlank(t testing.TB, name string, src []byte) bool {
 	if got != want {
 		t.Fatalf("%s: blanking changed the declarations:\n--- want\n%s\n--- got\n%s", name, want, got)
 	}
+	if want, got := varTypes(src), varTypes(b); got != want {
+		t.Fatalf("%s: blanking changed the types of variables:\n--- want\n%s\n--- got\n%s", name, want, got)
+	}
 	return true
 }
 
@@ -67,6 +121,7 @@ func TestBlankBodies(t *testing.T) {
 		"result func":     "package p\n\nfunc f() func() int {\n\treturn func() int { return 1 }\n}\n",
 		"generic":         "package p\n\nfunc f[T interface{ ~int }](x T) map[string]struct{} {\n\treturn nil\n}\n\nfunc (r *R[K]) M() {}\n\ntype R[K any] struct{}\n",
 		"literals kept":   "package p\n\nvar fs = [...]func(){\n\tfunc() {},\n\tfunc() {},\n}\n\nvar g = func() int { return len(fs) }\n",
+		"var literals":    "package p\n\nvar (\n\ttable = []struct{ a, b int }{\n\t\t{1, 2},\n\t\t{3, 4},\n\t}\n\tset = map[string]struct{}{\"a\": {}}\n\tn, counted = 2, [...]int{1, 2, 3}\n\tfixed = [3]int{1, 2, 3}\n)\n\nvar f = func() int { return len(table) }\n\nvar v interface{ M() } = T{x: 1}\n\ntype T struct{ x int }\n\nfunc (T) M() {}\n",
 		"assembly":        "package p\n\nfunc add(a, b int) int\n\nfunc sub(a, b int) int { return a - b }\n",
 		"strings":         "package p\n\nfunc f() string {\n\treturn \"}{\" + `}\n{` + string('}')\n}\n",
 	}
@@ -75,10 +130,20 @@ func TestBlankBodies(t *testing.T) {
 			t.Errorf("%s: not blanked", name)
 		}
 	}
-	// The array length of a literal outside any function must not change.
+	// An array whose length counts its elements keeps them.
 	b := blankBodies([]byte(cases["literals kept"]))
 	if b != nil && !bytes.Contains(b, []byte("func() {},\n\tfunc() {},")) {
-		t.Errorf("the elements of a package-level literal were blanked:\n%s", b)
+		t.Errorf("the elements of a [...] literal were blanked:\n%s", b)
+	}
+	// Other literals in variables lose theirs.
+	b = blankBodies([]byte(cases["var literals"]))
+	for _, gone := range []string{"{1, 2}", `"a": {}`, "[3]int{1, 2, 3}", "return len(table)", "x: 1"} {
+		if bytes.Contains(b, []byte(gone)) {
+			t.Errorf("%q was not blanked:\n%s", gone, b)
+		}
+	}
+	if !bytes.Contains(b, []byte("[...]int{1, 2, 3}")) {
+		t.Errorf("the [...] literal in a group was blanked:\n%s", b)
 	}
 }
 
@@ -116,6 +181,7 @@ func FuzzBlankBodies(f *testing.F) {
 	f.Add([]byte("package p\n\nfunc f(x struct{ a int }) interface{ M() } { return nil }\n"))
 	f.Add([]byte("package p\n\nvar fs = [...]func(){func() {}}\n\nfunc add(a, b int) int\n"))
 	f.Add([]byte("package p\n\nfunc f[T interface{ ~int }](x T) {}\n"))
+	f.Add([]byte("package p\n\nvar (\n\tt = []struct{ a int }{{1}}\n\tn = [...]int{1, 2}\n)\n\nvar m = map[string]int{\"a\": len(t)}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		checkBlank(t, "fuzz", src)
 	})
