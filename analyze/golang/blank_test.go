@@ -240,3 +240,43 @@ func BenchmarkParseDeclarations(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCheckDeclarations parses and type-checks the unicode package
+// (its tables are variables of thousands of elements) as the loader
+// checks a dependency, from the whole source and from the blanked one.
+func BenchmarkCheckDeclarations(b *testing.B) {
+	dir := filepath.Join(runtime.GOROOT(), "src", "unicode")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		b.Skip(err)
+	}
+	var srcs [][]byte
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
+			src, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+			srcs = append(srcs, src)
+		}
+	}
+	check := func(b *testing.B, blank bool) {
+		for b.Loop() {
+			fset := token.NewFileSet()
+			var files []*ast.File
+			for _, src := range srcs {
+				if bl := blankBodies(src); blank && bl != nil {
+					src = bl
+				}
+				f, err := parser.ParseFile(fset, "x.go", src, parser.SkipObjectResolution)
+				if err != nil {
+					b.Fatal(err)
+				}
+				files = append(files, f)
+			}
+			conf := types.Config{IgnoreFuncBodies: true, Error: func(error) {}}
+			if _, err := conf.Check("unicode", fset, files, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("whole", func(b *testing.B) { check(b, false) })
+	b.Run("blanked", func(b *testing.B) { check(b, true) })
+}
