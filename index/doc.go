@@ -16,8 +16,9 @@
 //   - roots/<RootID>/: per repository root (by absolute path): the file
 //     table that lets [Store.HashFiles] skip unchanged files, one
 //     [Pack] per kind of small record (per-file or per-package results
-//     of the last run), and lastrun.json ([Run]) for `ctxexpand index
-//     --stats`.
+//     of the last run), <kind>.recent, the keys of its most recently used
+//     whole-repository snapshots of a kind (snapshots.go: older ones are
+//     removed), and lastrun.json ([Run]) for `ctxexpand index --stats`.
 //   - tmp/: temporary files, renamed into place when complete.
 //
 // # Safety

@@ -182,10 +182,10 @@ func WriteReport(w io.Writer, u Usage, run *Run) {
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "kind\thits\tmisses\thit rate\twritten\tcorrupt\t")
+	fmt.Fprintln(tw, "kind\thits\tmisses\thit rate\twritten\tcorrupt\tevicted\t")
 	for _, k := range run.Kinds {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f%%\t%d (%s)\t%d\t\n", k.Kind, k.Hits, k.Misses, 100*k.HitRate(),
-			k.Writes, humanBytes(k.BytesWritten), k.Corrupt)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f%%\t%d (%s)\t%d\t%d\t\n", k.Kind, k.Hits, k.Misses, 100*k.HitRate(),
+			k.Writes, humanBytes(k.BytesWritten), k.Corrupt, k.Evicted)
 	}
 	tw.Flush()
 	for _, n := range run.Notes {

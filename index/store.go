@@ -35,6 +35,9 @@ type Options struct {
 	Notice func(msg string)
 	// MaxAge is how long an entry no run has used is kept; 0 means 14 days.
 	MaxAge time.Duration
+	// MaxSnapshots is how many whole-repository entries of each kind a
+	// root keeps (snapshots.go); 0 means DefaultMaxSnapshots.
+	MaxSnapshots int
 }
 
 // DefaultDir is ctxexpand's directory under the user's cache directory
@@ -56,6 +59,9 @@ type Store struct {
 	notice func(string)
 	maxAge time.Duration
 
+	maxSnapshots int
+	snapMu       sync.Mutex // one update of a recent-snapshots list at a time
+
 	mu      sync.Mutex
 	stats   map[string]*KindStats
 	noticed map[string]bool
@@ -70,6 +76,7 @@ type KindStats struct {
 	Misses       int64 `json:"misses"`
 	Writes       int64 `json:"writes"`
 	Corrupt      int64 `json:"corrupt,omitempty"`
+	Evicted      int64 `json:"evicted,omitempty"` // snapshots removed to keep the number per root
 	BytesRead    int64 `json:"bytes_read"`
 	BytesWritten int64 `json:"bytes_written"`
 }
@@ -101,6 +108,9 @@ func Open(opt Options) (*Store, error) {
 	}
 	if s.maxAge <= 0 {
 		s.maxAge = 14 * 24 * time.Hour
+	}
+	if s.maxSnapshots = opt.MaxSnapshots; s.maxSnapshots <= 0 {
+		s.maxSnapshots = DefaultMaxSnapshots
 	}
 	if err := s.init(); err != nil {
 		return nil, fmt.Errorf("opening the index in %s: %w (pass --cache-dir elsewhere or --no-cache)", abs, err)

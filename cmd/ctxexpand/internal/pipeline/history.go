@@ -15,11 +15,17 @@ func loadHistory(ctx context.Context, root string, opt LoadOptions) (*githistory
 	if opt.Index == nil {
 		return githistory.Load(ctx, root, githistory.Options{})
 	}
-	return githistory.LoadCached(ctx, root, githistory.Options{}, historyCache{opt.Index})
+	return githistory.LoadCached(ctx, root, githistory.Options{}, historyCache{opt.Index, root})
 }
 
-// historyCache keeps git logs as "git-log" entries of the index.
-type historyCache struct{ st *index.Store }
+// historyCache keeps git logs as "git-log" snapshots of the root.
+type historyCache struct {
+	st   *index.Store
+	root string
+}
 
-func (c historyCache) Get(k [32]byte) ([]byte, bool) { return c.st.Get("git-log", index.Key(k)) }
-func (c historyCache) Put(k [32]byte, d []byte)      { c.st.Put("git-log", index.Key(k), d) }
+func (c historyCache) Get(k [32]byte) ([]byte, bool) {
+	return c.st.GetSnapshot(c.root, "git-log", index.Key(k))
+}
+
+func (c historyCache) Put(k [32]byte, d []byte) { c.st.PutSnapshot(c.root, "git-log", index.Key(k), d) }

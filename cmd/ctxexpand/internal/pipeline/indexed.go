@@ -66,7 +66,7 @@ func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Fa
 		return nil, err
 	}
 	inputs := len(hashes)
-	if data, ok := st.Get("facts", key); ok {
+	if data, ok := st.GetSnapshot(root, "facts", key); ok {
 		facts, err := index.DecodeFacts(data, root)
 		if err == nil {
 			opt.setState(key)
@@ -88,7 +88,7 @@ func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Fa
 		data := index.EncodeFacts(facts) // now: the session may change the facts (a time limit marks them partial)
 		opt.state.save(func() {
 			fresh.packs.flush()
-			st.Put("facts", key, data)
+			st.PutSnapshot(root, "facts", key, data)
 		})
 	}
 	opt.report(IndexedLoad{Snapshot: snapshotMiss, Inputs: inputs, Took: time.Since(start)})

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -474,4 +475,54 @@ func TestIndexInvalidationGoDependencies(t *testing.T) {
 			editFile(t, root, "top/top.go", func(s string) string { return strings.ReplaceAll(s, ".Price", ".Cost") })
 		}, snapshotMiss},
 	})
+}
+
+// TestIndexKeepsFewSnapshots: every edit stores new whole-repository
+// snapshots (facts, lexical index); a root keeps the few most recent and
+// removes the rest, and going back to a state whose snapshot was removed
+// recomputes it, equal to a run without the index.
+func TestIndexKeepsFewSnapshots(t *testing.T) {
+	root := writeTree(t, smallGo)
+	dir := t.TempDir()
+	st, err := index.Open(index.Options{Dir: dir, MaxSnapshots: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const q = "fix Store.find_by_sku"
+	count := func(kind string) int {
+		n := 0
+		filepath.WalkDir(filepath.Join(st.Dir(), "objects", kind), func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				n++
+			}
+			return nil
+		})
+		return n
+	}
+	original, err := os.ReadFile(filepath.Join(root, "cart", "cart.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runQuery(t, root, st, q) // the original state: evicted below
+	for i := range 4 {
+		editFile(t, root, "cart/cart.go", func(s string) string { return s + fmt.Sprintf("\n// Note %d.\n", i) })
+		if got := runQuery(t, root, st, q); got.snapshot != snapshotMiss {
+			t.Fatalf("edit %d: snapshot %q, want a miss", i, got.snapshot)
+		}
+	}
+	for _, kind := range []string{"facts", "lexical"} {
+		if n := count(kind); n != 2 {
+			t.Errorf("%d %s snapshots after five states, want 2", n, kind)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "cart", "cart.go"), original, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, want := runQuery(t, root, st, q), runQuery(t, root, nil, q)
+	if got.snapshot != snapshotMiss {
+		t.Errorf("the original state's snapshot was kept (%q)", got.snapshot)
+	}
+	if diff := cmp.Diff(want.text, got.text); diff != "" {
+		t.Errorf("after eviction, the indexed run differs from a fresh one (-fresh +indexed):\n%s", diff)
+	}
 }

@@ -14,6 +14,7 @@ import (
 type lexSource struct {
 	*contentCache
 	st    *index.Store
+	root  string
 	key   index.Key
 	pack  *index.Pack
 	state *indexedState
@@ -22,11 +23,13 @@ type lexSource struct {
 func (s *lexSource) lexKey() index.Key { return index.NewHasher("lexical").Key(s.key).Sum() }
 
 // LoadLexicalIndex implements rank.IndexStore.
-func (s *lexSource) LoadLexicalIndex() ([]byte, bool) { return s.st.Get("lexical", s.lexKey()) }
+func (s *lexSource) LoadLexicalIndex() ([]byte, bool) {
+	return s.st.GetSnapshot(s.root, "lexical", s.lexKey())
+}
 
 // StoreLexicalIndex implements rank.IndexStore.
 func (s *lexSource) StoreLexicalIndex(data []byte) {
-	s.state.save(func() { s.st.Put("lexical", s.lexKey(), data) })
+	s.state.save(func() { s.st.PutSnapshot(s.root, "lexical", s.lexKey(), data) })
 }
 
 // LoadFileTerms implements rank.IndexStore.
@@ -43,7 +46,7 @@ func indexedSource(cache *contentCache, opt LoadOptions, root string, state *ind
 	if opt.Index == nil || state == nil || state.key.IsZero() {
 		return cache, func(bool) {}
 	}
-	src := &lexSource{contentCache: cache, st: opt.Index, key: state.key, pack: opt.Index.Pack(root, "lexfile"), state: state}
+	src := &lexSource{contentCache: cache, st: opt.Index, root: root, key: state.key, pack: opt.Index.Pack(root, "lexfile"), state: state}
 	return src, func(ok bool) {
 		if ok {
 			state.save(src.pack.Flush)
