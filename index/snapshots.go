@@ -2,9 +2,9 @@ package index
 
 import (
 	"bytes"
-	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Snapshots.
@@ -96,9 +96,8 @@ func readRecent(p string) []Key {
 		return nil
 	}
 	var keys []Key
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		var k Key
-		if n, err := hex.Decode(k[:], line); err == nil && n == len(k) && len(line) == 2*len(k) {
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, ok := ParseKey(line); ok {
 			keys = append(keys, k)
 		}
 	}

@@ -65,7 +65,7 @@ func TestSnapshotsDamagedList(t *testing.T) {
 	k1, k2 := NewHasher("t").String("1").Sum(), NewHasher("t").String("2").Sum()
 	s.PutSnapshot("/r", "facts", k1, []byte("1"))
 	list := filepath.Join(s.rootDir("/r"), "facts.recent")
-	if err := os.WriteFile(list, []byte("zz\n"+k1.String()[:10]+"\n\x00\xff"), 0o644); err != nil {
+	if err := os.WriteFile(list, []byte("zz\n"+k1.String()[:10]+"\n"+k1.String()+"ab\n\x00\xff"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s.PutSnapshot("/r", "facts", k2, []byte("2"))
