@@ -165,6 +165,10 @@ func indexFrom(b []byte, from int, sep string) int {
 
 func (x *lexer) is(word string) bool { return string(x.word) == word }
 
+// opensType reports whether the word read announces a brace that opens a
+// type, not a body or a literal.
+func (x *lexer) opensType() bool { return x.is("struct") || x.is("interface") }
+
 // blankBodies returns a copy of src with the bodies of its top-level
 // function declarations, and the values in its package-level variables
 // (see varLiterals), blanked, or nil when it finds none or the file does
@@ -281,7 +285,7 @@ func (x *lexer) varLiterals(blank func(open, closeAt int)) int {
 			}
 			parens--
 		case tkWord:
-			if x.is("struct") || x.is("interface") {
+			if x.opensType() {
 				typeBrace = true
 			}
 		case tkLBrace:
@@ -336,7 +340,7 @@ func (x *lexer) bodyStart() (int, int) {
 		case tkClose:
 			parens--
 		case tkWord:
-			if x.is("struct") || x.is("interface") {
+			if x.opensType() {
 				typeBrace = true
 			}
 		case tkLBrace:
