@@ -165,26 +165,39 @@ func TestBlankBodies(t *testing.T) {
 	}
 }
 
+// stdlibSources reads the .go files of a standard-library directory
+// (the _test.go files too when tests is set), skipping the test or
+// benchmark when the sources are not installed.
+func stdlibSources(tb testing.TB, dir string, tests bool) (paths []string, srcs [][]byte) {
+	tb.Helper()
+	dir = filepath.Join(runtime.GOROOT(), "src", filepath.FromSlash(dir))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Skipf("no standard library sources: %v", err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".go") || !tests && strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		paths, srcs = append(paths, p), append(srcs, src)
+	}
+	return paths, srcs
+}
+
 // TestBlankBodiesStandardLibrary blanks every file of a few large
 // standard-library packages: their declarations stay as they were.
 func TestBlankBodiesStandardLibrary(t *testing.T) {
-	root := filepath.Join(runtime.GOROOT(), "src")
 	blanked := 0
 	for _, dir := range []string{"net/http", "go/types", "runtime", "reflect", "encoding/json", "crypto/tls", "cmd/compile/internal/ssa"} {
-		entries, err := os.ReadDir(filepath.Join(root, dir))
-		if err != nil {
-			t.Skipf("no standard library sources: %v", err)
-		}
-		for _, e := range entries {
-			if !strings.HasSuffix(e.Name(), ".go") {
-				continue
-			}
-			p := filepath.Join(root, dir, e.Name())
-			src, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if checkBlank(t, p, src) {
+		paths, srcs := stdlibSources(t, dir, true)
+		for i, src := range srcs {
+			if checkBlank(t, paths[i], src) {
 				blanked++
 			}
 		}
@@ -206,19 +219,10 @@ func FuzzBlankBodies(f *testing.F) {
 }
 
 func BenchmarkParseDeclarations(b *testing.B) {
-	dir := filepath.Join(runtime.GOROOT(), "src", "net", "http")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		b.Skip(err)
-	}
-	var srcs [][]byte
+	_, srcs := stdlibSources(b, "net/http", true)
 	size := 0
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".go") {
-			src, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-			srcs = append(srcs, src)
-			size += len(src)
-		}
+	for _, src := range srcs {
+		size += len(src)
 	}
 	b.Run("whole", func(b *testing.B) {
 		b.SetBytes(int64(size))
@@ -245,18 +249,7 @@ func BenchmarkParseDeclarations(b *testing.B) {
 // (its tables are variables of thousands of elements) as the loader
 // checks a dependency, from the whole source and from the blanked one.
 func BenchmarkCheckDeclarations(b *testing.B) {
-	dir := filepath.Join(runtime.GOROOT(), "src", "unicode")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		b.Skip(err)
-	}
-	var srcs [][]byte
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
-			src, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-			srcs = append(srcs, src)
-		}
-	}
+	_, srcs := stdlibSources(b, "unicode", false)
 	check := func(b *testing.B, blank bool) {
 		for b.Loop() {
 			fset := token.NewFileSet()
