@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
@@ -34,10 +35,7 @@ import (
 // the facts equal those of a load without the cache.
 
 // Cache keeps records between loads; index.Pack implements it.
-type Cache interface {
-	Get(key index.Key) ([]byte, bool)
-	Put(key index.Key, data []byte)
-}
+type Cache = typecache.Cache
 
 // resultCodecVersion changes with extraction or the encoding in
 // cachecodec.go; records of another version are never read.
@@ -52,8 +50,8 @@ func (l *loader) cacheSalt() string {
 	}
 	h := index.NewHasher("go-salt").Uint(resultCodecVersion).String(l.opt.CacheSalt).
 		Bool(l.opt.SkipTests).Bool(l.opt.AllDirs).Uint(uint64(l.opt.maxFileSize()))
-	vals := goEnvValues(l.ctx, l.env)
-	for _, k := range fingerprintEnv {
+	vals := typecache.GoEnv(l.ctx, l.env)
+	for _, k := range typecache.EnvVars {
 		h.String(k).String(vals[k])
 	}
 	l.salt = h.Sum().String()
@@ -68,11 +66,8 @@ func (l *loader) contentKey(n *node, repo map[string]bool) index.Key {
 		return n.ckey
 	}
 	n.ckeyDone = true // the graph is acyclic; this only guards against surprises
-	h := index.NewHasher("go-pkg").String(l.cacheSalt()).String(n.pkg.PkgPath).String(n.pkg.Name).
-		String(goVersion(n.pkg)).Bool(repo[n.pkg.PkgPath])
-	l.hashFiles(h, n, true)
-	l.hashImportsBy(h, n, func(d *node) index.Key { return l.contentKey(d, repo) })
-	n.ckey = h.Sum()
+	n.ckey = typecache.ContentKey(l.cacheSalt(), l.pkgID(n, repo), l.keyFiles(n),
+		l.importKeys(n, func(d *node) index.Key { return l.contentKey(d, repo) }))
 	return n.ckey
 }
 
@@ -137,7 +132,7 @@ func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map
 	}
 	found := l.lookupExport(n)
 	borrowed := !found && l.borrowExport(n)
-	if !n.reused && (n.extract || !(found || borrowed) || n.unexportable) {
+	if !n.reused && (n.extract || !(found || borrowed) || n.exp.Unexportable) {
 		if !n.extract || !l.tryPartial(fset, n, sizes) {
 			l.check(fset, n, sizes)
 		}
@@ -148,7 +143,7 @@ func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map
 	case borrowed:
 		l.putExport(n)
 	case n.reused:
-		n.unexportable = true // its type errors are another unit's; not stored
+		n.exp.Unexportable = true // its type errors are another unit's; not stored
 	default:
 		l.storeExport(n)
 	}

@@ -2,8 +2,9 @@ package golang
 
 import (
 	"context"
-	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +16,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
@@ -49,11 +51,8 @@ func isSide(k index.Key) bool {
 
 // isBlob tells an export data blob by its key, which hashes its content.
 func isBlob(k index.Key, d []byte) bool {
-	if len(d) == 0 || d[0] != exportRecBlob {
-		return false
-	}
-	sum := sha256.Sum256(d[1:])
-	return k == exportBlobKey(sum[:])
+	_, ok := typecache.BlobData(k, d)
+	return ok
 }
 
 func (c *memCache) Get(k index.Key) ([]byte, bool) {
@@ -257,6 +256,13 @@ func TestCacheSkipsFilesReadDifferently(t *testing.T) {
 	}
 }
 
+// resum edits export data and gives it the CRC-32C it ends with again
+// (see typecache.Encode), so that the edit gets past the checksum.
+func resum(data []byte, edit func(body []byte) []byte) []byte {
+	body := edit(data[:len(data)-4])
+	return binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+}
+
 // TestCacheIgnoresDamagedExportData damages the export records a load
 // needs: the load checks from source instead, gives the facts of a load
 // without the cache, and stores sound records again.
@@ -267,16 +273,18 @@ func TestCacheIgnoresDamagedExportData(t *testing.T) {
 			return data
 		},
 		"version": func(data []byte) []byte {
-			body, _ := checkChecksum(data)
-			body[0] = exportVersion + 1
-			return appendChecksum(body)
+			return resum(data, func(body []byte) []byte {
+				body[0]++ // the version, a one-byte varint
+				return body
+			})
 		},
 		"truncated": func(data []byte) []byte { return data[:len(data)/3] },
 		// Well formed, with a valid checksum, but not the data the
 		// record's hash describes.
 		"renamed": func(data []byte) []byte {
-			body, _ := checkChecksum(data)
-			return appendChecksum([]byte(strings.ReplaceAll(string(body), "Item", "Itex")))
+			return resum(data, func(body []byte) []byte {
+				return []byte(strings.ReplaceAll(string(body), "Item", "Itex"))
+			})
 		},
 	}
 	for name, f := range damage {
@@ -289,12 +297,10 @@ func TestCacheIgnoresDamagedExportData(t *testing.T) {
 			}
 			damaged := 0
 			for k, rec := range c.m {
-				if len(rec) > 1 && rec[0] == exportRecBlob {
-					if _, err := checkChecksum(rec[1:]); err == nil {
-						data := f(append([]byte(nil), rec[1:]...))
-						c.m[k] = append([]byte{exportRecBlob}, data...)
-						damaged++
-					}
+				if data, ok := typecache.BlobData(k, rec); ok {
+					tag := rec[: len(rec)-len(data) : len(rec)-len(data)]
+					c.m[k] = append(tag, f(append([]byte(nil), data...))...)
+					damaged++
 				}
 			}
 			if damaged != 5 {

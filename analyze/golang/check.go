@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
@@ -55,19 +56,17 @@ type node struct {
 	cached    []*pkgResult // the cached result of a full package, whole or in parts
 
 	// Export data (exportcache.go).
-	ekey         index.Key // export key
-	ekeyDone     bool
-	surf         index.Key // surface, known once the node is visited
-	ehash        []byte    // sha256 of exportData
-	shape        []byte    // the declarations without lines and columns, see encodeExportShape
-	exportData   []byte
-	unexportable bool
-	reader       *exportReader    // decodes exportData, made on first use
-	deps         map[string]*node // dependencies by import path, see findDep
-	base         *node            // see linkVariants
-	imp          index.Key        // the imports with their surfaces, see hashImports
-	impDone      bool
-	partial      *partialPlan // extract only some files, see tryPartial
+	kfiles   []typecache.File // its files as keys see them, see keyFiles
+	ekey     index.Key        // export key
+	ekeyDone bool
+	surf     index.Key         // surface, known once the node is visited
+	exp      typecache.Export  // its export data, or that it has none
+	reader   *typecache.Reader // decodes exp, made on first use
+	deps     map[string]*node  // dependencies by import path, see findDep
+	base     *node             // see linkVariants
+	imp      index.Key         // the imports with their surfaces, see importsKey
+	impDone  bool
+	partial  *partialPlan // extract only some files, see tryPartial
 }
 
 // resetAttempt forgets what checking the unit found, so that it can be
@@ -78,7 +77,7 @@ func (n *node) resetAttempt() {
 	}
 	n.info, n.typeErrs, n.checked = nil, nil, false
 	n.extract, n.needTypes, n.cached, n.files, n.partial = false, false, nil, nil, nil
-	n.ekeyDone, n.ehash, n.shape, n.exportData, n.unexportable, n.reader = false, nil, nil, nil, false, nil
+	n.ekeyDone, n.exp, n.reader = false, typecache.Export{}, nil
 	n.impDone = false
 	n.pending.Store(int32(n.waitsFor()))
 }
@@ -454,11 +453,11 @@ func (l *loader) checkWith(fset *token.FileSet, n *node, sizes types.Sizes, stri
 	// The packages of the imports, decoded from export data if need be,
 	// before the checker (which only reads them) starts.
 	imported := make(map[*node]*types.Package, len(n.imports))
-	l.imports.mu.Lock()
+	l.imports.Lock()
 	for _, d := range n.imports {
 		imported[d] = l.typesOf(d)
 	}
-	l.imports.mu.Unlock()
+	l.imports.Unlock()
 	conf := types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {
 			if path == "unsafe" {

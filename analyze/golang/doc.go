@@ -17,7 +17,8 @@
 // parses and type-checks everything itself, in dependency order on a bounded
 // pool of workers: repository packages in full, dependencies (standard
 // library, module cache, vendor) from their declarations only, with function
-// bodies dropped. This keeps a cold load independent of the state of the
+// bodies dropped (blanked before parsing by package
+// [github.com/ctxexpand/ctxexpand/analyze/golang/blank]). This keeps a cold load independent of the state of the
 // build cache; export data from go list -export would compile every
 // dependency (and the repository itself) first.
 //
@@ -54,7 +55,11 @@
 // later load visits packages in dependency order: results whose keys match
 // are reused; a package that must be checked again (its files changed, or
 // a declaration below it did) imports its dependencies from their export
-// data, decoded lazily, instead of checking them from source. Surfaces
+// data, decoded lazily, instead of checking them from source. Export data,
+// go list's kept answers and the keys of every record belong to package
+// [github.com/ctxexpand/ctxexpand/analyze/golang/typecache]; this package
+// decides what to look up and when, and owns the extracted results and
+// their encoding. Surfaces
 // leave out lines and columns, and a stored result names what it refers
 // to in other packages by identity (file, kind, container, name), moved
 // to where it is now when reused: editing a comment or a function body,

@@ -1,34 +1,33 @@
 package golang
 
 import (
-	"bytes"
-	"crypto/sha256"
 	"go/types"
 	"path/filepath"
 	"sort"
 
+	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
 // Importing unchanged dependencies from export data.
 //
 // With Options.Cache set, every package a load type-checks leaves its
-// export data (exportenc.go) in the cache, and a later load that must
+// export data (typecache.Encode) in the cache, and a later load that must
 // check a package imports the packages it depends on from that data
-// instead of checking them from source.
+// (typecache.Reader) instead of checking them from source.
 //
-// Keys follow what each record depends on. A package's export data
-// depends on its own files and on the declarations of everything it
-// imports, recursively: it is stored under the package's export key,
-// which hashes its files (by content under the root) and the surface of
-// each import. A package's surface hashes its shape (its export data
-// without lines and columns, see encodeExportShape) and the surfaces of
-// its imports, so that it changes whenever a declaration anywhere below
-// changes (a field added, a method's signature) and only then: a comment
-// appended to a file, or a changed function body, leaves the surface as
-// it was, even when it moves the declarations after it (foreign.go). The extracted result of a repository package is
-// stored under a result key that hashes its files and the surfaces of its
-// imports (cache.go).
+// Keys follow what each record depends on (package typecache says how
+// each is made). A package's export data depends on its own files and on
+// the declarations of everything it imports, recursively: it is stored
+// under the package's export key, which hashes its files (by content
+// under the root) and the surface of each import. A package's surface
+// hashes its shape (its export data without lines and columns) and the
+// surfaces of its imports, so that it changes whenever a declaration
+// anywhere below changes and only then: a comment appended to a file, or
+// a changed function body, leaves the surface as it was, even when it
+// moves the declarations after it (foreign.go). The extracted result of a
+// repository package is stored under a result key that hashes its files
+// and the surfaces of its imports (cache.go).
 //
 // Packages are visited in dependency order, so the surfaces of a
 // package's imports are known when it is reached. A package whose export
@@ -46,19 +45,31 @@ import (
 // never trusted: the unit is checked again from source, as without the
 // cache, and nothing the failed attempt computed is stored.
 
-// Export record tags. The export record of a package names its data by
-// hash; the data itself is a record of its own under a key of that hash
-// (exportBlobKey), so that packages with equal data (the test copies of a
-// package, see linkVariants) store it once.
-const (
-	exportRecData         byte = 1 // sha256 of the data, then its shape
-	exportRecUnexportable byte = 2
-	exportRecBlob         byte = 3 // the data
-)
+// pkgID is what names the node's package in its keys.
+func (l *loader) pkgID(n *node, repo map[string]bool) typecache.Pkg {
+	return typecache.Pkg{Path: n.pkg.PkgPath, Name: n.pkg.Name, GoVersion: goVersion(n.pkg), Repo: repo[n.pkg.PkgPath]}
+}
 
-// exportBlobKey is the key of the export data with the given hash.
-func exportBlobKey(sum []byte) index.Key {
-	return index.NewHasher("go-export-blob").Uint(exportVersion).Bytes(sum).Sum()
+// keyFiles describes, once, the node's files for its keys: by content
+// under the root, by path elsewhere, and whether each is extracted.
+func (l *loader) keyFiles(n *node) []typecache.File {
+	if n.kfiles != nil {
+		return n.kfiles
+	}
+	files := append([]string(nil), n.goFiles...)
+	sort.Strings(files)
+	out := make([]typecache.File, 0, len(files))
+	for _, f := range files {
+		rel, under := l.relOf(f)
+		if !under {
+			out = append(out, typecache.File{Name: f})
+			continue
+		}
+		_, extracted := n.assigned[f]
+		out = append(out, typecache.File{Name: rel, Under: true, Extracted: extracted, Hash: l.fileHash(rel, f)})
+	}
+	n.kfiles = out
+	return out
 }
 
 // exportKey computes, once, the key of the node's export record.
@@ -67,79 +78,46 @@ func (l *loader) exportKey(n *node) index.Key {
 		return n.ekey
 	}
 	n.ekeyDone = true
-	h := index.NewHasher("go-export").String(l.cacheSalt()).Uint(exportVersion).String(n.pkg.PkgPath).
-		String(n.pkg.Name).String(goVersion(n.pkg))
-	l.hashFiles(h, n, false)
-	l.hashImports(h, n)
-	n.ekey = h.Sum()
+	n.ekey = typecache.ExportKey(l.cacheSalt(), l.pkgID(n, nil), l.keyFiles(n), l.importsKey(n))
 	return n.ekey
 }
 
 // resultKey is the key of an extracted package's result.
 func (l *loader) resultKey(n *node, repo map[string]bool) index.Key {
-	h := index.NewHasher("go-result").String(l.cacheSalt()).String(n.pkg.PkgPath).String(n.pkg.Name).
-		String(goVersion(n.pkg)).Bool(repo[n.pkg.PkgPath])
-	l.hashFiles(h, n, true)
-	l.hashImports(h, n)
-	return h.Sum()
+	return typecache.ResultKey(l.cacheSalt(), l.pkgID(n, repo), l.keyFiles(n), l.importsKey(n))
 }
 
-// hashFiles adds the node's files: by content under the root, by path
-// elsewhere; with extracted, whether each is extracted.
-func (l *loader) hashFiles(h *index.Hasher, n *node, extracted bool) {
-	files := append([]string(nil), n.goFiles...)
-	sort.Strings(files)
-	for _, f := range files {
-		rel, under := l.relOf(f)
-		if !under {
-			h.String(f)
-			continue
-		}
-		h.String(rel)
-		if extracted {
-			_, ok := n.assigned[f]
-			h.Bool(ok)
-		}
-		h.String(l.fileHash(rel, f))
-	}
-}
-
-// hashImports adds each import's path and surface, hashed once per node
-// (the keys of a node all hash them, and large graphs have thousands of
-// nodes). The node's imports must all have been visited.
-func (l *loader) hashImports(h *index.Hasher, n *node) {
+// importsKey is, computed once per node, the key of its imports with
+// their surfaces (the keys of a node all hash them, and large graphs
+// have thousands of nodes). The node's imports must all have been
+// visited.
+func (l *loader) importsKey(n *node) index.Key {
 	if !n.impDone {
-		ih := index.NewHasher("go-imports")
-		l.hashImportsBy(ih, n, func(d *node) index.Key { return d.surf })
-		n.imp, n.impDone = ih.Sum(), true
+		n.imp, n.impDone = typecache.ImportsKey(l.importKeys(n, func(d *node) index.Key { return d.surf })), true
 	}
-	h.Key(n.imp)
+	return n.imp
 }
 
-// hashImportsBy adds each import's path and the key of it that key gives
-// ("missing" for an import with no files).
-func (l *loader) hashImportsBy(h *index.Hasher, n *node, key func(*node) index.Key) {
-	for _, p := range sortedKeys(n.pkg.Imports) {
-		h.String(p)
+// importKeys lists each import's path and the key of it that key gives
+// (missing for an import with no files).
+func (l *loader) importKeys(n *node, key func(*node) index.Key) []typecache.Import {
+	paths := sortedKeys(n.pkg.Imports)
+	out := make([]typecache.Import, len(paths))
+	for i, p := range paths {
+		out[i].Path = p
 		if d := n.imports[p]; d != nil && len(d.goFiles) > 0 {
-			h.Key(key(d))
+			out[i].Key = key(d)
 		} else {
-			h.String("missing")
+			out[i].Missing = true
 		}
 	}
+	return out
 }
 
 // setSurface computes the node's surface once its export data (or its
 // lack of it) is known and its imports' surfaces are.
 func (l *loader) setSurface(n *node, repo map[string]bool) {
-	h := index.NewHasher("go-surface")
-	if n.shape != nil && !n.unexportable {
-		h.Bytes(n.shape)
-	} else {
-		h.String("content").Key(l.contentKey(n, repo))
-	}
-	l.hashImports(h, n)
-	n.surf = h.Sum()
+	n.surf = typecache.SurfaceKey(n.exp, l.contentKey(n, repo), l.importsKey(n))
 }
 
 // lookupExport reads the node's export record: its data, or whether it
@@ -148,27 +126,11 @@ func (l *loader) lookupExport(n *node) (found bool) {
 	if l.opt.Cache == nil || l.noImport {
 		return false
 	}
-	rec, ok := l.opt.Cache.Get(l.exportKey(n))
-	if !ok || len(rec) == 0 {
-		return false
+	e, ok := typecache.LookupExport(l.opt.Cache, l.exportKey(n))
+	if ok {
+		n.exp = e
 	}
-	switch rec[0] {
-	case exportRecData:
-		if len(rec) != 1+2*sha256.Size {
-			return false
-		}
-		sum := rec[1 : 1+sha256.Size]
-		blob, ok := l.opt.Cache.Get(exportBlobKey(sum))
-		if !ok || len(blob) < 1+4 || blob[0] != exportRecBlob {
-			return false
-		}
-		n.ehash, n.shape, n.exportData = sum, rec[1+sha256.Size:], blob[1:]
-		return true
-	case exportRecUnexportable:
-		n.unexportable = true
-		return true
-	}
-	return false
+	return ok
 }
 
 // storeExport encodes a checked node's export data and records it.
@@ -180,32 +142,30 @@ func (l *loader) storeExport(n *node) {
 	// file saved while the load ran) is not stored.
 	for _, pf := range n.files {
 		if pf.rel != "" && (pf.skip != "" || pf.hash != l.fileHash(pf.rel, pf.abs)) {
-			n.unexportable = true
+			n.exp.Unexportable = true
 			return
 		}
 	}
-	if n.exportData == nil { // else encoded already (tryPartial)
+	if n.exp.Data == nil { // else encoded already (tryPartial)
 		var data, shape []byte
 		if n.tpkg != nil {
-			data, shape, _ = encodeExportShape(n.tpkg, l.fset, l.exportName)
+			data, shape, _ = typecache.Encode(n.tpkg, l.fset, l.exportName)
 		}
 		if data == nil {
-			n.unexportable = true
-			l.deferPut(l.exportKey(n), []byte{exportRecUnexportable})
-			return
+			n.exp = typecache.Export{Unexportable: true}
+		} else {
+			n.exp = typecache.NewExport(data, shape)
 		}
-		sum := sha256.Sum256(data)
-		n.ehash, n.shape, n.exportData = sum[:], shape, data
 	}
 	l.putExport(n)
 }
 
-// putExport records the node's export data under its export key.
+// putExport records the node's export data (or its lack of it) under its
+// export key.
 func (l *loader) putExport(n *node) {
-	rec := make([]byte, 0, 1+len(n.ehash)+len(n.shape))
-	l.deferPut(l.exportKey(n), append(append(append(rec, exportRecData), n.ehash...), n.shape...))
-	blob := make([]byte, 0, 1+len(n.exportData))
-	l.deferPut(exportBlobKey(n.ehash), append(append(blob, exportRecBlob), n.exportData...))
+	l.mu.Lock()
+	l.puts = append(l.puts, n.exp.Records(l.exportKey(n))...)
+	l.mu.Unlock()
 }
 
 // Test variants.
@@ -262,10 +222,10 @@ func sameStrings(a, b []string) bool {
 // data of its base, when the base has some.
 func (l *loader) borrowExport(n *node) bool {
 	b := n.base
-	if b == nil || n.full || n.reused || b.unexportable || b.ehash == nil || b.exportData == nil {
+	if b == nil || n.full || n.reused || !b.exp.Has() || b.exp.Hash == nil {
 		return false
 	}
-	n.ehash, n.shape, n.exportData = b.ehash, b.shape, b.exportData
+	n.exp = b.exp
 	return true
 }
 
@@ -285,21 +245,10 @@ func (l *loader) fileName(name string) string {
 	return filepath.Join(l.root, filepath.FromSlash(name))
 }
 
-// deferPut keeps a record to store once the unit is known to be sound.
-func (l *loader) deferPut(k index.Key, data []byte) {
-	l.mu.Lock()
-	l.puts = append(l.puts, pendingPut{k, data})
-	l.mu.Unlock()
-}
-
-type pendingPut struct {
-	key  index.Key
-	data []byte
-}
-
+// flushPuts stores the records of a unit known to be sound.
 func (l *loader) flushPuts() {
 	for _, p := range l.puts {
-		l.opt.Cache.Put(p.key, p.data)
+		l.opt.Cache.Put(p.Key, p.Data)
 	}
 	l.puts = nil
 }
@@ -311,7 +260,7 @@ func (l *loader) typesOf(d *node) *types.Package {
 	if d.tpkg != nil && (d.checked || d.reused) {
 		return d.tpkg
 	}
-	if d.exportData == nil || l.noImport {
+	if d.exp.Data == nil || l.noImport {
 		return nil
 	}
 	r := l.readerOf(d)
@@ -320,19 +269,15 @@ func (l *loader) typesOf(d *node) *types.Package {
 		l.opt.logf("golang: export data of %s unusable, checking the unit from source: %v", d.pkg.ID, err)
 		return nil
 	}
-	return r.pkg
+	return r.Package()
 }
 
 // readerOf returns the node's export reader, made on first use. The
-// caller holds imports.mu.
-func (l *loader) readerOf(d *node) *exportReader {
+// caller holds the importer's lock.
+func (l *loader) readerOf(d *node) *typecache.Reader {
 	if d.reader == nil {
 		l.nimported.Add(1)
-		data := d.exportData
-		if sum := sha256.Sum256(data); !bytes.Equal(sum[:], d.ehash) {
-			data = nil // not the data the record's hash (and so the surface) describes: refused when opened
-		}
-		d.reader = l.imports.newReader(types.NewPackage(d.pkg.PkgPath, d.pkg.Name), data, func(path string) (*types.Package, *exportReader, bool) {
+		d.reader = l.imports.NewReader(types.NewPackage(d.pkg.PkgPath, d.pkg.Name), d.exp, func(path string) (*types.Package, *typecache.Reader, bool) {
 			return l.resolveFrom(d, path)
 		})
 	}
@@ -341,8 +286,8 @@ func (l *loader) readerOf(d *node) *exportReader {
 
 // resolveFrom finds the package an import path means in d's dependencies:
 // export data names the packages of the objects it refers to, which may
-// lie anywhere below d. The caller holds imports.mu.
-func (l *loader) resolveFrom(d *node, path string) (*types.Package, *exportReader, bool) {
+// lie anywhere below d. The caller holds the importer's lock.
+func (l *loader) resolveFrom(d *node, path string) (*types.Package, *typecache.Reader, bool) {
 	x, ok := l.unique[path]
 	if !ok {
 		x = d.findDep(path)
@@ -353,11 +298,11 @@ func (l *loader) resolveFrom(d *node, path string) (*types.Package, *exportReade
 	if x.tpkg != nil && (x.checked || x.reused) {
 		return x.tpkg, nil, true
 	}
-	if x.exportData == nil {
+	if x.exp.Data == nil {
 		return nil, nil, false
 	}
 	r := l.readerOf(x)
-	return r.pkg, r, true
+	return r.Package(), r, true
 }
 
 // uniquePaths maps each import path that only one package of the unit

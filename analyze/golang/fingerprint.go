@@ -2,24 +2,12 @@ package golang
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 
-	"golang.org/x/mod/modfile"
-	modpath "golang.org/x/mod/module"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 )
-
-// fingerprintEnv are the go env variables a load depends on.
-var fingerprintEnv = []string{"GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED",
-	"GOEXPERIMENT", "GOWORK", "GOMODCACHE", "GOAMD64", "GOARM64", "GOINSECURE", "GONOSUMDB", "GOPRIVATE"}
 
 // Fingerprint describes, as text, everything besides the content of the
 // repository's .go files that a Load of root with these options depends
@@ -46,163 +34,21 @@ func Fingerprint(ctx context.Context, root string, goFiles []string, opt Options
 	fmt.Fprintf(&b, "options skip-tests=%v syntax-only=%v all-dirs=%v max-size=%d network=%v\n",
 		opt.SkipTests, opt.SyntaxOnly, opt.AllDirs, opt.maxFileSize(), opt.AllowNetwork)
 	env := opt.goEnv()
-	vals := goEnvValues(ctx, env)
-	for _, k := range fingerprintEnv {
+	vals := typecache.GoEnv(ctx, env)
+	for _, k := range typecache.EnvVars {
 		fmt.Fprintf(&b, "env %s=%s\n", k, vals[k])
 	}
 	if opt.SyntaxOnly {
 		return b.String(), nil
 	}
 	lay := discoverLayout(abs, goFiles, env)
-	modcache := vals["GOMODCACHE"]
-	mods := append([]*module(nil), lay.mods...)
+	var dirs []string
+	for _, m := range lay.mods {
+		dirs = append(dirs, m.dir)
+	}
 	if lay.enclosing != nil {
-		mods = append(mods, lay.enclosing)
+		dirs = append(dirs, lay.enclosing.dir)
 	}
-	for _, m := range mods {
-		for _, name := range []string{"go.mod", "go.sum", filepath.Join("vendor", "modules.txt")} {
-			fmt.Fprintf(&b, "file %s %s\n", relOr(abs, filepath.Join(m.dir, name)), fileDigest(filepath.Join(m.dir, name)))
-		}
-		modulePresence(&b, abs, m.dir, modcache)
-	}
-	if lay.work != "" {
-		for _, p := range []string{lay.work, lay.work + ".sum"} {
-			fmt.Fprintf(&b, "file %s %s\n", relOr(abs, p), fileDigest(p))
-		}
-	}
+	b.WriteString(typecache.ModuleFiles(abs, dirs, lay.work, vals["GOMODCACHE"]))
 	return b.String(), nil
-}
-
-// goEnvValues asks the go command for the fingerprint variables; without
-// a go command every value is empty (and loads are syntax-only).
-func goEnvValues(ctx context.Context, env []string) map[string]string {
-	cmd := exec.CommandContext(ctx, "go", append([]string{"env", "-json"}, fingerprintEnv...)...)
-	cmd.Env = env
-	out, err := cmd.Output()
-	vals := map[string]string{}
-	if err != nil {
-		vals["GOVERSION"] = "go command unavailable"
-		return vals
-	}
-	_ = json.Unmarshal(out, &vals)
-	return vals
-}
-
-// modulePresence records, for each requirement of the go.mod in dir
-// (after replacements), whether the module cache holds it, and for local
-// replacements outside root the size and time of their Go files.
-func modulePresence(b *strings.Builder, root, dir, modcache string) {
-	gomod := filepath.Join(dir, "go.mod")
-	data, err := os.ReadFile(gomod)
-	if err != nil {
-		return
-	}
-	f, err := modfile.ParseLax(gomod, data, nil)
-	if err != nil {
-		return
-	}
-	replaced := map[string]*modfile.Replace{}
-	for _, r := range f.Replace {
-		replaced[r.Old.Path+"@"+r.Old.Version] = r
-		if r.Old.Version == "" {
-			replaced[r.Old.Path] = r
-		}
-	}
-	var lines []string
-	for _, req := range f.Require {
-		mv := req.Mod
-		r := replaced[mv.Path+"@"+mv.Version]
-		if r == nil {
-			r = replaced[mv.Path]
-		}
-		if r != nil {
-			if r.New.Version == "" {
-				local := filepath.FromSlash(r.New.Path)
-				if !filepath.IsAbs(local) {
-					local = filepath.Join(dir, local)
-				}
-				lines = append(lines, fmt.Sprintf("replace %s => %s", mv.Path, localDigest(root, filepath.Clean(local))))
-				continue
-			}
-			mv = r.New
-		}
-		lines = append(lines, fmt.Sprintf("require %s@%s %v", mv.Path, mv.Version, inModCache(modcache, mv.Path, mv.Version)))
-	}
-	sort.Strings(lines)
-	for _, l := range lines {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-}
-
-// inModCache reports whether the module cache holds a module's go.mod and
-// its extracted source.
-func inModCache(modcache, path, version string) string {
-	if modcache == "" {
-		return "no-cache"
-	}
-	ep, err := modpath.EscapePath(path)
-	if err != nil {
-		return "bad-path"
-	}
-	ev, err := modpath.EscapeVersion(version)
-	if err != nil {
-		return "bad-version"
-	}
-	state := ""
-	if _, err := os.Stat(filepath.Join(modcache, "cache", "download", filepath.FromSlash(ep), "@v", ev+".mod")); err == nil {
-		state += "mod"
-	}
-	if _, err := os.Stat(filepath.Join(modcache, filepath.FromSlash(ep)+"@"+ev)); err == nil {
-		state += "+src"
-	}
-	if state == "" {
-		state = "absent"
-	}
-	return state
-}
-
-// localDigest describes a local replacement: inside root its files are
-// the caller's to hash; outside, the size and modification time of its Go
-// files and module files stand for their content.
-func localDigest(root, dir string) string {
-	if rel, ok := relUnder(root, dir); ok {
-		return "root:" + rel
-	}
-	h := sha256.New()
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if name := d.Name(); p != dir && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if name := d.Name(); strings.HasSuffix(name, ".go") || name == "go.mod" || name == "go.sum" {
-			if info, err := d.Info(); err == nil {
-				fmt.Fprintf(h, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
-			}
-		}
-		return nil
-	})
-	return dir + " " + hex.EncodeToString(h.Sum(nil)[:12])
-}
-
-// fileDigest is a short hash of a file's content, or "absent".
-func fileDigest(p string) string {
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return "absent"
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:12])
-}
-
-func relOr(root, p string) string {
-	if rel, ok := relUnder(root, p); ok {
-		return rel
-	}
-	return p
 }

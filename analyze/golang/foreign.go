@@ -17,7 +17,7 @@ import (
 // invalidate the stored result of every package above the edited one:
 // on hugo, editing five files re-extracted a hundred packages.
 //
-// Instead, a package's surface covers its shape (encodeExportShape: its
+// Instead, a package's surface covers its shape (typecache.Encode: its
 // declarations without lines and columns), and a stored result carries,
 // for each key it holds outside its own files, the identity of the
 // symbol there: file, kind, container and name. A load that reuses the

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/index"
-	"github.com/ctxexpand/ctxexpand/index/wire"
 )
 
 // stock is a module whose store package has an internal and an external
@@ -231,148 +229,6 @@ func stockFile(t *testing.T, rel string) string {
 	}
 	t.Fatalf("no %s in the stock module", rel)
 	return ""
-}
-
-func TestGoHeaderDigest(t *testing.T) {
-	base := "// Copyright\n\n//go:build linux\n\n// Package p does things.\npackage p\n\nimport (\n\t\"fmt\"\n)\n\nfunc F() { fmt.Println(1) }\n"
-	same := map[string]string{
-		"a body":                 strings.Replace(base, "Println(1)", "Println(2)", 1),
-		"a declaration added":    base + "\nvar X = 1\n",
-		"a comment at the end":   base + "// end\n",
-		"a line inside the body": strings.Replace(base, "{ fmt", "{\n\tfmt", 1),
-	}
-	differs := map[string]string{
-		"an import":             strings.Replace(base, "\"fmt\"", "\"fmt\"\n\t\"os\"", 1),
-		"the build constraint":  strings.Replace(base, "linux", "darwin", 1),
-		"the package clause":    strings.Replace(base, "package p", "package q", 1),
-		"an embed directive":    base + "\n//go:embed x.txt\nvar s string\n",
-		"a cgo preamble":        strings.Replace(base, "import (", "// #include <stdio.h>\nimport \"C\"\n\nimport (", 1),
-		"an import renamed":     strings.Replace(base, "\t\"fmt\"", "\tf \"fmt\"", 1),
-		"a header that is cut":  "package p\n\nimport (\n\t\"fmt\"\n",
-		"a different first doc": strings.Replace(base, "// Copyright", "// Copyright 2026", 1),
-	}
-	want := goHeaderDigest([]byte(base))
-	for name, src := range same {
-		if got := goHeaderDigest([]byte(src)); got != want {
-			t.Errorf("%s changed the header digest", name)
-		}
-	}
-	for name, src := range differs {
-		if got := goHeaderDigest([]byte(src)); got == want {
-			t.Errorf("%s left the header digest as it was", name)
-		}
-	}
-}
-
-// TestListingRecordRoundTrip encodes a real listing and decodes it: the
-// graph comes back with every field the loader reads.
-func TestListingRecordRoundTrip(t *testing.T) {
-	root := t.TempDir()
-	writeArchive(t, root, txtar.Parse([]byte(stock)))
-	roots, err := packages.Load(&packages.Config{Mode: listMode, Dir: root, Tests: true, Env: (&Options{}).goEnv()}, "./...")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := &loader{root: root, given: root, allowed: map[string]bool{"cart/cart.go": true}}
-	probs := []analyze.Problem{{Kind: analyze.ProblemLoad, Path: "go.mod", Line: 3, Msg: "module x is not in the module cache"}}
-	rec, err := decodeListing(l.encodeListingRecord(roots, probs, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	describe := func(roots []*packages.Package) string {
-		var b strings.Builder
-		all := listed(roots)
-		sort.Slice(all, func(i, j int) bool { return all[i].ID < all[j].ID })
-		for _, r := range roots {
-			fmt.Fprintf(&b, "root %s\n", r.ID)
-		}
-		for _, p := range all {
-			fmt.Fprintf(&b, "%s|%s|%s|%s|%s|%v|%v|%v|%v|", p.ID, p.Name, p.PkgPath, p.Dir, p.ForTest, p.GoFiles, p.CompiledGoFiles, p.OtherFiles, p.IgnoredFiles)
-			if p.Module != nil {
-				fmt.Fprintf(&b, "%+v|", *p.Module)
-			}
-			for _, e := range p.Errors {
-				fmt.Fprintf(&b, "%+v|", e)
-			}
-			paths := make([]string, 0, len(p.Imports))
-			for path := range p.Imports {
-				paths = append(paths, path)
-			}
-			sort.Strings(paths)
-			for _, path := range paths {
-				fmt.Fprintf(&b, "%s=%s,", path, p.Imports[path].ID)
-			}
-			b.WriteString("\n")
-		}
-		return b.String()
-	}
-	if diff := cmp.Diff(describe(roots), describe(rec.roots)); diff != "" {
-		t.Errorf("decoded listing differs (-listed +decoded):\n%s", diff)
-	}
-	if diff := cmp.Diff(probs, rec.probs); diff != "" {
-		t.Errorf("decoded problems differ:\n%s", diff)
-	}
-	if len(rec.inputs) < 4 {
-		t.Errorf("the record holds the headers of %d files, want every Go file of the module", len(rec.inputs))
-	}
-}
-
-// FuzzDecodeListing: a listing record read back from disk, damaged or
-// not, decodes or fails with an error; it never panics and never yields
-// an import cycle.
-func FuzzDecodeListing(f *testing.F) {
-	// A small graph by hand: go list's own answers hold the standard
-	// library, too large an input for the fuzzer to mutate quickly.
-	mod := &packages.Module{Path: "example.com/m", Main: true, Dir: "/r", GoMod: "/r/go.mod", GoVersion: "1.22"}
-	base := &packages.Package{ID: "example.com/m/a", Name: "a", PkgPath: "example.com/m/a", Dir: "/r/a",
-		GoFiles: []string{"/r/a/a.go", "/elsewhere/gen.go"}, CompiledGoFiles: []string{"/r/a/a.go"},
-		IgnoredFiles: []string{"/r/a/a_windows.go"}, Module: mod, Imports: map[string]*packages.Package{}}
-	variant := &packages.Package{ID: "example.com/m/a [example.com/m/a.test]", Name: "a", PkgPath: "example.com/m/a",
-		Dir: "/r/a", ForTest: "example.com/m/a", GoFiles: []string{"/r/a/a.go", "/r/a/a_test.go"}, Module: mod,
-		Imports: map[string]*packages.Package{}}
-	top := &packages.Package{ID: "example.com/m/b", Name: "b", PkgPath: "example.com/m/b", Dir: "/r/b",
-		GoFiles: []string{"/r/b/b.go"}, Module: mod, Imports: map[string]*packages.Package{"example.com/m/a": base},
-		Errors: []packages.Error{{Pos: "/r/b/b.go:3:8", Msg: "could not import x", Kind: packages.ListError}}}
-	w := wire.NewWriter(1024)
-	w.Uint(listCacheVersion)
-	w.Uint(1)
-	w.String("a/a.go")
-	w.String("content")
-	w.String("header")
-	encodeListing(w, []*packages.Package{top, variant})
-	w.Uint(0)
-	f.Add(w.Bytes())
-	f.Add(w.Bytes()[:w.Len()/2])
-	f.Add([]byte{listCacheVersion, 0, 1, 1, 'a', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 'p', 0, 0, 1, 0})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		rec, err := decodeListing(data)
-		if err != nil {
-			return
-		}
-		if err := acyclic(listed(rec.roots)); err != nil {
-			t.Fatalf("decoded a cycle: %v", err)
-		}
-	})
-}
-
-func listed(roots []*packages.Package) []*packages.Package {
-	var all []*packages.Package
-	seen := map[*packages.Package]bool{}
-	var walk func(p *packages.Package)
-	walk = func(p *packages.Package) {
-		if seen[p] {
-			return
-		}
-		seen[p] = true
-		all = append(all, p)
-		for _, d := range p.Imports {
-			walk(d)
-		}
-	}
-	for _, r := range roots {
-		walk(r)
-	}
-	return all
 }
 
 // editModule writes a module into a new root and returns the root, load

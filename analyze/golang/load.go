@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 )
 
 // Load analyses the Go code under root. It fails only when root itself is
@@ -53,7 +54,7 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 		fset:    token.NewFileSet(),
 		shared:  make(sharedPackages),
 	}
-	l.imports = newImportSet(l.fset, l.fileName)
+	l.imports = typecache.NewImporter(l.fset, l.fileName)
 	return l.run(), nil
 }
 
@@ -81,17 +82,18 @@ type loader struct {
 
 	unitNo, units int // the unit being loaded, for progress
 
-	salt string // see cacheSalt
+	salt     string              // see cacheSalt
+	listings *typecache.Listings // go list's answers kept between loads, see listCached
 
 	// Export data (exportcache.go).
-	imports                   *importSet
-	noImport                  bool        // check everything from source: export data of this unit failed
-	importFailed              atomic.Bool // a package's export data could not be decoded
-	puts                      []pendingPut
-	fresh                     []freshResult    // results to store, see reconcile
-	unique                    map[string]*node // the unit's packages by import path, see uniquePaths
-	hits, nchecked, nimported atomic.Int64     // for Logf
-	npartial                  atomic.Int64     // for Logf: packages extracted only in their changed files
+	imports                   *typecache.Importer
+	noImport                  bool               // check everything from source: export data of this unit failed
+	importFailed              atomic.Bool        // a package's export data could not be decoded
+	puts                      []typecache.Record // stored once the unit is known to be sound
+	fresh                     []freshResult      // results to store, see reconcile
+	unique                    map[string]*node   // the unit's packages by import path, see uniquePaths
+	hits, nchecked, nimported atomic.Int64       // for Logf
+	npartial                  atomic.Int64       // for Logf: packages extracted only in their changed files
 
 	mu sync.Mutex // guards problems while units are checked
 }

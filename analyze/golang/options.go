@@ -62,7 +62,7 @@ type Options struct {
 
 	// ListSalt, when set with Cache, lets a load reuse go list's answer
 	// from an earlier load while no Go file's header changed
-	// (listcache.go). It must describe everything else that answer
+	// (typecache.Listings). It must describe everything else that answer
 	// depends on: the [Fingerprint] of this load.
 	ListSalt string
 

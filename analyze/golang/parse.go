@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/blank"
 )
 
 // parsedFile is one parsed file of a unit.
@@ -130,8 +131,8 @@ func (l *loader) parseOne(fset *token.FileSet, pf *parsedFile, maxSize int64) {
 	}
 	var f *ast.File
 	if !pf.full {
-		// Declarations only: the bodies need not be parsed (blank.go).
-		if b := blankBodies(src); b != nil {
+		// Declarations only: the bodies need not be parsed.
+		if b := blank.Bodies(src); b != nil {
 			if bf, berr := parser.ParseFile(fset, pf.abs, b, mode); berr == nil {
 				f = bf
 			}

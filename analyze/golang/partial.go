@@ -2,13 +2,13 @@ package golang
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/index/wire"
 )
@@ -64,11 +64,9 @@ func (l *loader) slotKey(n *node) index.Key {
 	return k
 }
 
-// importsKey hashes the node's imports with their surfaces.
-func (l *loader) importsKey(n *node) index.Key {
-	h := index.NewHasher("go-part-imports")
-	l.hashImports(h, n)
-	return h.Sum()
+// partImportsKey hashes the node's imports with their surfaces.
+func (l *loader) partImportsKey(n *node) index.Key {
+	return index.NewHasher("go-part-imports").Key(l.importsKey(n)).Sum()
 }
 
 // partKey is the key of one file's part.
@@ -150,7 +148,7 @@ func (l *loader) tryPartial(fset *token.FileSet, n *node, sizes types.Sizes) boo
 	if len(now) != len(slot.files) {
 		return false
 	}
-	imports := l.importsKey(n)
+	imports := l.partImportsKey(n)
 	plan := &partialPlan{only: map[string]bool{}, keys: map[string]index.Key{}}
 	keep := map[string]bool{} // absolute paths of unchanged files
 	for abs, rel := range n.assigned {
@@ -211,14 +209,13 @@ func (l *loader) tryPartial(fset *token.FileSet, n *node, sizes types.Sizes) boo
 	if plan.hybrid != slot.hybrid {
 		return false
 	}
-	data, shape, err := encodeExportShape(n.tpkg, l.fset, l.exportName)
+	data, shape, err := typecache.Encode(n.tpkg, l.fset, l.exportName)
 	if err != nil || !bytes.Equal(shape, slot.shape) {
 		return false
 	}
 	// The declarations are checked in full: this is the export data
 	// storeExport would encode again.
-	sum := sha256.Sum256(data)
-	n.ehash, n.shape, n.exportData = sum[:], shape, data
+	n.exp = typecache.NewExport(data, shape)
 	n.typeErrs = changedErrs
 	n.partial = plan
 	l.npartial.Add(1)
@@ -249,7 +246,7 @@ func stripBodies(f *ast.File) *ast.File {
 // problem saying which imports are missing belongs to the package and is
 // made again by each extraction.
 func (l *loader) slotWorthy(n *node, res *pkgResult) bool {
-	if l.opt.Cache == nil || n.reused || n.shape == nil || n.unexportable {
+	if l.opt.Cache == nil || n.reused || n.exp.Shape == nil || n.exp.Unexportable {
 		return false
 	}
 	for _, te := range n.typeErrs {
@@ -328,8 +325,8 @@ func (l *loader) planParts(n *node, res *pkgResult) *pendingParts {
 			return nil // a file saved while the load ran
 		}
 	}
-	imports := l.importsKey(n)
-	slot := slotRec{shape: n.shape, files: hashes, hybrid: len(n.typeErrs) > 0, errFiles: l.errFilesOf(n)}
+	imports := l.partImportsKey(n)
+	slot := slotRec{shape: n.exp.Shape, files: hashes, hybrid: len(n.typeErrs) > 0, errFiles: l.errFilesOf(n)}
 	if n.partial != nil {
 		slot.hybrid, slot.errFiles = n.partial.hybrid, n.partial.errFiles
 	}
@@ -337,7 +334,7 @@ func (l *loader) planParts(n *node, res *pkgResult) *pendingParts {
 	split := splitParts(res)
 	for _, rel := range sortedKeys(hashes) {
 		if part := split[rel]; part != nil {
-			k := l.partKey(n, rel, hashes[rel], n.shape, imports)
+			k := l.partKey(n, rel, hashes[rel], n.exp.Shape, imports)
 			pp.parts = append(pp.parts, pendingPart{k, part})
 			pp.keys = append(pp.keys, k)
 			continue
@@ -400,4 +397,25 @@ func packageProblems(res *pkgResult) []analyze.Problem {
 		}
 	}
 	return out
+}
+
+// writeProblems and readProblems encode problems in the records of this
+// package.
+func writeProblems(w *wire.Writer, probs []analyze.Problem) {
+	w.Uint(uint64(len(probs)))
+	for _, p := range probs {
+		w.Uint(uint64(p.Kind))
+		w.String(p.Path)
+		w.Int(int64(p.Line))
+		w.String(p.Msg)
+	}
+}
+
+func readProblems(r *wire.Reader) []analyze.Problem {
+	var probs []analyze.Problem
+	n := r.Len(4)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		probs = append(probs, analyze.Problem{Kind: analyze.ProblemKind(r.Uint()), Path: r.String(), Line: int(r.Int()), Msg: r.String()})
+	}
+	return probs
 }

@@ -1,4 +1,4 @@
-package golang
+package blank
 
 import (
 	"bytes"
@@ -8,15 +8,18 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // declarations prints a file's declarations with function bodies
-// dropped, and the position of every declaration. What blankBodies may
+// dropped, and the position of every declaration. What Bodies may
 // blank in package-level variables goes too: the elements of composite
 // literals and the bodies of function literals (varTypes checks that
 // their types stay).
@@ -66,12 +69,8 @@ func varTypes(src []byte) map[string]string {
 	conf := types.Config{
 		IgnoreFuncBodies: true,
 		FakeImportC:      true,
-		Importer: importerFunc(func(path string) (*types.Package, error) {
-			p := types.NewPackage(path, guessPkgName(path))
-			p.MarkComplete()
-			return p, nil
-		}),
-		Error: func(error) {},
+		Importer:         emptyImporter{},
+		Error:            func(error) {},
 	}
 	pkg, _ := conf.Check("p", fset, []*ast.File{f}, nil)
 	if pkg == nil {
@@ -87,17 +86,27 @@ func varTypes(src []byte) map[string]string {
 	return out
 }
 
+// emptyImporter gives every import as an empty package named after the
+// last element of its path.
+type emptyImporter struct{}
+
+func (emptyImporter) Import(p string) (*types.Package, error) {
+	pkg := types.NewPackage(p, path.Base(p))
+	pkg.MarkComplete()
+	return pkg, nil
+}
+
 // sameVarTypes reports the first variable or constant whose type blanking
 // changed. A type the original leaves invalid may become valid: the error
 // was in a value blanking removed (an initialization cycle through a
 // literal, say), which a dependency that builds does not have.
 func sameVarTypes(want, got map[string]string) (string, bool) {
-	for _, name := range sortedKeys(want) {
+	for _, name := range slices.Sorted(maps.Keys(want)) {
 		if got[name] != want[name] && want[name] != "invalid type" {
 			return fmt.Sprintf("%s: %s, was %s", name, got[name], want[name]), false
 		}
 	}
-	for _, name := range sortedKeys(got) {
+	for _, name := range slices.Sorted(maps.Keys(got)) {
 		if _, ok := want[name]; !ok {
 			return fmt.Sprintf("%s: %s, not declared before", name, got[name]), false
 		}
@@ -112,7 +121,7 @@ func checkBlank(t testing.TB, name string, src []byte) bool {
 	if !ok {
 		return false
 	}
-	b := blankBodies(src)
+	b := Bodies(src)
 	if b == nil {
 		return false
 	}
@@ -149,12 +158,12 @@ func TestBlankBodies(t *testing.T) {
 		}
 	}
 	// An array whose length counts its elements keeps them.
-	b := blankBodies([]byte(cases["literals kept"]))
+	b := Bodies([]byte(cases["literals kept"]))
 	if b != nil && !bytes.Contains(b, []byte("func() {},\n\tfunc() {},")) {
 		t.Errorf("the elements of a [...] literal were blanked:\n%s", b)
 	}
 	// Other literals in variables lose theirs.
-	b = blankBodies([]byte(cases["var literals"]))
+	b = Bodies([]byte(cases["var literals"]))
 	for _, gone := range []string{"{1, 2}", `"a": {}`, "[3]int{1, 2, 3}", "return len(table)", "x: 1"} {
 		if bytes.Contains(b, []byte(gone)) {
 			t.Errorf("%q was not blanked:\n%s", gone, b)
@@ -236,7 +245,7 @@ func BenchmarkParseDeclarations(b *testing.B) {
 		b.SetBytes(int64(size))
 		for b.Loop() {
 			for _, src := range srcs {
-				if bl := blankBodies(src); bl != nil {
+				if bl := Bodies(src); bl != nil {
 					src = bl
 				}
 				parser.ParseFile(token.NewFileSet(), "x.go", src, parser.SkipObjectResolution)
@@ -255,7 +264,7 @@ func BenchmarkCheckDeclarations(b *testing.B) {
 			fset := token.NewFileSet()
 			var files []*ast.File
 			for _, src := range srcs {
-				if bl := blankBodies(src); blank && bl != nil {
+				if bl := Bodies(src); blank && bl != nil {
 					src = bl
 				}
 				f, err := parser.ParseFile(fset, "x.go", src, parser.SkipObjectResolution)

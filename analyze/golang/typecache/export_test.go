@@ -1,4 +1,4 @@
-package golang
+package typecache
 
 import (
 	"fmt"
@@ -78,6 +78,10 @@ func parseDir(t testing.TB, fset *token.FileSet, dir string) []*ast.File {
 	return out
 }
 
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
 func checkKinds(t testing.TB, path string, fset *token.FileSet, files []*ast.File, imp func(string) (*types.Package, error)) *types.Package {
 	t.Helper()
 	conf := types.Config{Importer: importerFunc(imp), GoVersion: "go1.24"}
@@ -108,10 +112,10 @@ func (m *kindsModule) decodeKinds(t *testing.T) (*token.FileSet, map[string]*typ
 	t.Helper()
 	fset := token.NewFileSet()
 	std := importer.ForCompiler(fset, "source", nil)
-	set := newImportSet(fset, m.absName)
-	readers := map[string]*exportReader{}
-	var resolve func(string) (*types.Package, *exportReader, bool)
-	resolve = func(p string) (*types.Package, *exportReader, bool) {
+	set := NewImporter(fset, m.absName)
+	readers := map[string]*Reader{}
+	var resolve Resolver
+	resolve = func(p string) (*types.Package, *Reader, bool) {
 		if r := readers[p]; r != nil {
 			return r.pkg, r, true
 		}
@@ -126,15 +130,15 @@ func (m *kindsModule) decodeKinds(t *testing.T) (*token.FileSet, map[string]*typ
 	}
 	for _, path := range m.order {
 		orig := m.pkgs[path]
-		data, err := encodeExport(orig, m.fset, m.relName)
+		data, shape, err := Encode(orig, m.fset, m.relName)
 		if err != nil {
 			t.Fatalf("encoding %s: %v", path, err)
 		}
-		readers[path] = set.newReader(types.NewPackage(path, orig.Name()), data, resolve)
+		readers[path] = set.NewReader(types.NewPackage(path, orig.Name()), NewExport(data, shape), resolve)
 	}
 	out := map[string]*types.Package{}
-	set.mu.Lock()
-	defer set.mu.Unlock()
+	set.Lock()
+	defer set.Unlock()
 	for _, path := range m.order {
 		if err := readers[path].Complete(); err != nil {
 			t.Fatalf("decoding %s: %v", path, err)
@@ -270,7 +274,7 @@ func describePackage(pkg *types.Package, fset *token.FileSet, root string) []str
 func FuzzDecodeExport(f *testing.F) {
 	m := loadKinds(f)
 	base := m.pkgs[kindsPath+"base"]
-	data, err := encodeExport(base, m.fset, m.relName)
+	data, _, err := Encode(base, m.fset, m.relName)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -280,15 +284,15 @@ func FuzzDecodeExport(f *testing.F) {
 	f.Add([]byte{exportVersion, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fset := token.NewFileSet()
-		set := newImportSet(fset, m.absName)
-		r := set.newReader(types.NewPackage(base.Path(), base.Name()), data, func(p string) (*types.Package, *exportReader, bool) {
+		set := NewImporter(fset, m.absName)
+		r := set.NewReader(types.NewPackage(base.Path(), base.Name()), NewExport(data, nil), func(p string) (*types.Package, *Reader, bool) {
 			if p == "unsafe" {
 				return types.Unsafe, nil, true
 			}
 			return nil, nil, false
 		})
-		set.mu.Lock()
-		defer set.mu.Unlock()
+		set.Lock()
+		defer set.Unlock()
 		if err := r.Complete(); err != nil {
 			return
 		}

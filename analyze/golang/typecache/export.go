@@ -1,4 +1,4 @@
-package golang
+package typecache
 
 import (
 	"crypto/sha256"
@@ -17,7 +17,8 @@ import (
 
 // Export data: the declarations of a type-checked package, kept between
 // loads so that a load that must type-check a package imports its
-// dependencies from them instead of checking them from source.
+// dependencies from them instead of checking them from source
+// (import.go decodes them).
 //
 // Checking a package needs the types of everything it imports, and
 // checking those from their declarations costs most of a load: on hugo,
@@ -106,22 +107,20 @@ type exportedFile struct {
 	width map[int]int // line → the largest column used on it
 }
 
-// encodeExport writes the export data of a type-checked package. name
-// maps a file name to the name stored (the loader stores files under the
-// root relative to it).
-func encodeExport(pkg *types.Package, fset *token.FileSet, name func(string) string) ([]byte, error) {
-	data, _, err := encodeExportShape(pkg, fset, name)
-	return data, err
-}
-
-// encodeExportShape also returns the package's shape: a SHA-256 of its
-// export data without the line and column of any position (the file of
-// each stays). Importers depend on a package only through its shape:
-// their export data names its objects by path and name, and their
-// extracted results refer to its declarations by identity when stored
-// (foreign.go). An edit that moves declarations, such as a line added
-// to a function body, leaves the shape as it was.
-func encodeExportShape(pkg *types.Package, fset *token.FileSet, name func(string) string) (data, shape []byte, err error) {
+// Encode writes the export data of a type-checked package, and returns
+// it with the package's shape: a SHA-256 of the data without the line and
+// column of any position (the file of each stays). name maps a file name
+// to the name stored (the loader stores files under the root relative to
+// it, so that data stays valid when the repository moves).
+//
+// Importers depend on a package only through its shape: their export
+// data names its objects by path and name, and the Go loader's stored
+// results refer to its declarations by identity. An edit that moves
+// declarations, such as a line added to a function body, leaves the
+// shape as it was. A package whose declarations cannot be encoded (a
+// local type reached through its API, a //line directive) gives an error
+// wrapping errNotExportable; its importers must check it from source.
+func Encode(pkg *types.Package, fset *token.FileSet, name func(string) string) (data, shape []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			data, shape, err = nil, nil, fmt.Errorf("%w: %v", errNotExportable, r)

@@ -1,6 +1,8 @@
-package golang
+package typecache
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"go/constant"
 	"go/token"
@@ -11,20 +13,21 @@ import (
 	"github.com/ctxexpand/ctxexpand/index/wire"
 )
 
-// Decoding export data (exportenc.go) lazily.
+// Decoding export data (export.go) lazily.
 //
-// An exportReader stands for one package whose types come from export
-// data. Its objects are decoded when first looked up, together with what
-// they refer to in other packages (through resolve, which finds the
-// package a path means for this package: a checked one or another
-// reader). Decoding is not safe for concurrent use: one importSet lock
-// guards every reader of a load. A package is completed (every object
-// decoded) before a package importing it is checked, and the type
-// checker only looks names up in the scopes of the packages it imports,
-// so checks can run while other readers decode.
+// A Reader stands for one package whose types come from export data. Its
+// objects are decoded when first looked up, together with what they refer
+// to in other packages (through its Resolver, which finds the package a
+// path means for this package: a checked one or another reader). Decoding
+// is not safe for concurrent use: the lock of one Importer guards every
+// reader of a load. A package is completed (every object decoded) before
+// a package importing it is checked, and the type checker only looks
+// names up in the scopes of the packages it imports, so checks can run
+// while other readers decode.
 
-// importSet is the state shared by the readers of a load.
-type importSet struct {
+// Importer is the state shared by the readers of a load: its file set,
+// its lock and the work deferred to the end of a decoding step.
+type Importer struct {
 	mu    sync.Mutex
 	fset  *token.FileSet
 	ctxt  *types.Context
@@ -44,16 +47,31 @@ type pendingConstraint struct {
 	c  types.Type
 }
 
-func newImportSet(fset *token.FileSet, file func(string) string) *importSet {
-	return &importSet{fset: fset, ctxt: types.NewContext(), file: file}
+// NewImporter starts the readers of a load. Positions go into fset; file
+// turns a file name stored in export data back into the name to give it
+// (Encode's name, reversed).
+func NewImporter(fset *token.FileSet, file func(string) string) *Importer {
+	return &Importer{fset: fset, ctxt: types.NewContext(), file: file}
 }
 
-// exportReader decodes one package.
-type exportReader struct {
-	set     *importSet
+// Lock takes the importer's lock, which must be held while any of its
+// readers is used.
+func (s *Importer) Lock() { s.mu.Lock() }
+
+// Unlock releases the lock Lock took.
+func (s *Importer) Unlock() { s.mu.Unlock() }
+
+// Resolver finds the package an import path means for the package being
+// decoded: a checked package (nil reader) or another reader's; false when
+// the path means nothing there.
+type Resolver func(path string) (*types.Package, *Reader, bool)
+
+// Reader decodes one package.
+type Reader struct {
+	set     *Importer
 	pkg     *types.Package
 	data    []byte
-	resolve func(path string) (*types.Package, *exportReader, bool)
+	resolve Resolver
 
 	opened   bool
 	err      error
@@ -72,10 +90,20 @@ type decodedFile struct {
 	size  int
 }
 
-// newExportReader prepares a reader for pkg; nothing is decoded yet.
-func (s *importSet) newReader(pkg *types.Package, data []byte, resolve func(string) (*types.Package, *exportReader, bool)) *exportReader {
-	return &exportReader{set: s, pkg: pkg, data: data, resolve: resolve}
+// NewReader prepares a reader of e's data for pkg (an empty package of
+// the right path and name); nothing is decoded yet. Data that is not what
+// e.Hash describes is refused when the reader is first used.
+func (s *Importer) NewReader(pkg *types.Package, e Export, resolve Resolver) *Reader {
+	data := e.Data
+	if sum := sha256.Sum256(data); !bytes.Equal(sum[:], e.Hash) {
+		data = nil // not the data the record's hash (and so the surface) describes
+	}
+	return &Reader{set: s, pkg: pkg, data: data, resolve: resolve}
 }
+
+// Package is the package the reader fills: complete once Complete
+// returned nil.
+func (r *Reader) Package() *types.Package { return r.pkg }
 
 // Bounds on what a file table may ask of the file set, so that damaged
 // data cannot exhaust it: the lines and columns of real Go files are far
@@ -87,7 +115,7 @@ const (
 )
 
 // open reads the header: strings, files and index.
-func (r *exportReader) open() (err error) {
+func (r *Reader) open() (err error) {
 	if r.opened {
 		return r.err
 	}
@@ -162,7 +190,7 @@ func (r *exportReader) open() (err error) {
 	return r.err
 }
 
-func (r *exportReader) strAt(i uint64) string {
+func (r *Reader) strAt(i uint64) string {
 	if i >= uint64(len(r.strs)) {
 		panic(fmt.Sprintf("string %d out of range", i))
 	}
@@ -172,7 +200,7 @@ func (r *exportReader) strAt(i uint64) string {
 // step runs a decoding step; the outermost one finishes the deferred
 // work. A panic (damaged data, or a type constructor's precondition
 // broken by it) becomes an error.
-func (s *importSet) step(f func() error) (err error) {
+func (s *Importer) step(f func() error) (err error) {
 	s.depth++
 	defer func() {
 		s.depth--
@@ -188,7 +216,7 @@ func (s *importSet) step(f func() error) (err error) {
 	return f()
 }
 
-func (s *importSet) finish() (err error) {
+func (s *Importer) finish() (err error) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			err = fmt.Errorf("completing imported types: %v", rec)
@@ -234,8 +262,9 @@ func (s *importSet) finish() (err error) {
 }
 
 // Complete decodes every object of the package, so that it can be
-// imported by a package being checked. The caller holds set.mu.
-func (r *exportReader) Complete() error {
+// imported by a package being checked. The caller holds the importer's
+// lock.
+func (r *Reader) Complete() error {
 	if r.complete {
 		return nil
 	}
@@ -259,7 +288,7 @@ func (r *exportReader) Complete() error {
 }
 
 // lookup returns the package-level object name, decoding it if needed.
-func (r *exportReader) lookup(name string) (types.Object, error) {
+func (r *Reader) lookup(name string) (types.Object, error) {
 	if obj := r.pkg.Scope().Lookup(name); obj != nil {
 		return obj, nil
 	}
@@ -290,7 +319,7 @@ func (r *exportReader) lookup(name string) (types.Object, error) {
 }
 
 // pos turns a stored position into one of the reader's files.
-func (r *exportReader) pos(file, line, col int) token.Pos {
+func (r *Reader) pos(file, line, col int) token.Pos {
 	if file <= 0 || file > len(r.files) {
 		return token.NoPos
 	}
@@ -311,7 +340,7 @@ func (r *exportReader) pos(file, line, col int) token.Pos {
 
 // objDecoder decodes one object.
 type objDecoder struct {
-	r     *exportReader
+	r     *Reader
 	rd    *wire.Reader
 	scope []*types.TypeParam
 	err   error
