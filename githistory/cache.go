@@ -14,7 +14,8 @@ import (
 // Reading 3,000 commits with the files each changed is most of what a
 // warm ctxexpand run costs on a checkout with history (about 0.2 s of CPU
 // on tokio, against 0.05 s for everything else). The log only depends on
-// the commit at HEAD, the root's place in the checkout and the options, so
+// the commit at HEAD, the root's place in the checkout and how many commits
+// are read (the weighing of commits happens when it is parsed), so
 // LoadCached keeps its output in a Cache under those and asks git only for
 // HEAD (git rev-parse) when it has it.
 
@@ -25,7 +26,7 @@ type Cache interface {
 }
 
 // logCacheVersion changes with the log's format (gitLog) or parse.
-const logCacheVersion = 1
+const logCacheVersion = 2
 
 // LoadCached is Load with the log kept in c, keyed by HEAD's commit, the
 // root and the options. Without a commit at HEAD (no checkout, no git, an
@@ -40,7 +41,7 @@ func LoadCached(ctx context.Context, root string, opt Options, c Cache) (*Stats,
 		return Load(ctx, root, opt)
 	}
 	abs, _ := filepath.Abs(root)
-	key := sha256.Sum256(fmt.Appendf(nil, "githistory %d\x00%s\x00%s\x00%d %d", logCacheVersion, head, abs, opt.MaxCommits, opt.MaxFilesPerCommit))
+	key := sha256.Sum256(fmt.Appendf(nil, "githistory %d\x00%s\x00%s\x00%d", logCacheVersion, head, abs, opt.MaxCommits))
 	out, ok := c.Get(key)
 	if !ok {
 		out, err = gitLog(ctx, root, opt)
@@ -53,7 +54,7 @@ func LoadCached(ctx context.Context, root string, opt Options, c Cache) (*Stats,
 		c.Put(key, out)
 	}
 	st := &Stats{Touches: map[string]int{}, PriorCommits: opt.PriorCommits}
-	parse(out, opt.MaxFilesPerCommit, st)
+	parse(out, opt, st)
 	return st, nil
 }
 

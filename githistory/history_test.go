@@ -13,9 +13,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// logOf writes commits the way Load's git log format does.
+// logOf writes commits the way gitLog does, for a root at the top of a
+// checkout of 1000 files.
 func logOf(commits ...Commit) []byte {
+	return logIn("", 1000, commits...)
+}
+
+// logIn writes commits the way gitLog does for a root at prefix holding
+// tree files; the commits' files are relative to the top of the checkout.
+func logIn(prefix string, tree int, commits ...Commit) []byte {
 	var b strings.Builder
+	fmt.Fprintf(&b, "%s%s%d%s", prefix, fieldSep, tree, fieldSep)
 	for _, c := range commits {
 		fmt.Fprintf(&b, "%s%s\n%s\n", recordSep, c.Message, fieldSep)
 		for _, f := range c.Files {
@@ -36,7 +44,7 @@ func TestParse(t *testing.T) {
 		Commit{Message: "regenerate everything", Files: many},
 	)
 	st := &Stats{Touches: map[string]int{}, PriorCommits: 500}
-	parse(out, 50, st)
+	parse(out, Options{}.withDefaults(), st)
 	if len(st.Commits) != 3 {
 		t.Fatalf("commits = %d, want 3", len(st.Commits))
 	}
@@ -64,7 +72,7 @@ func TestSimilar(t *testing.T) {
 		Commit{Message: "docs: typo", Files: []string{"README.md"}},
 		Commit{Message: "xdsclient: retry ADS stream after error", Files: []string{"xds/ads.go"}},
 		Commit{Message: "http: handle 1xx responses", Files: []string{"http/client.go"}},
-	), 50, st)
+	), Options{}.withDefaults(), st)
 	plan := query.Analyze("xdsclient: fix race in watcher cleanup")
 	votes := st.Similar(plan.Terms)
 	if votes["xds/watch.go"].Score != 1 || votes["xds/client.go"].Score != 1 {
@@ -85,6 +93,11 @@ func TestSimilar(t *testing.T) {
 	}
 }
 
+// TestLoadSubdirectoryAndNonRepo: a root inside a larger checkout sees
+// only the commits that touched it, with its own files relative to it;
+// commits that changed most of the root, or a great many files anywhere,
+// weigh nothing (the commit that added the folder says nothing about any
+// one of its files).
 func TestLoadSubdirectoryAndNonRepo(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
@@ -108,24 +121,59 @@ func TestLoadSubdirectoryAndNonRepo(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	commit := func(msg string, files ...string) {
+		t.Helper()
+		for _, f := range files {
+			write(f, "// "+msg+"\n")
+		}
+		run("add", ".")
+		run("commit", "-qm", msg)
+	}
+	svc := []string{"svc/a.go", "svc/b.go", "svc/c.go", "svc/d.go", "svc/e.go", "svc/f.go"}
+	var other []string
+	for i := 0; i < 60; i++ {
+		other = append(other, fmt.Sprintf("other/f%02d.go", i))
+	}
 	run("init", "-q")
-	write("svc/a.go", "package svc\n")
-	write("svc/b.go", "package svc\n")
-	run("add", ".")
-	run("commit", "-qm", "one")
-	write("svc/a.go", "package svc // changed\n")
-	run("commit", "-qam", "two: the second\n\nwith a body")
+	commit("import everything", append(append([]string(nil), svc...), other...)...)
+	commit("svc: fix a", "svc/a.go")
+	commit("svc: fix a and b\n\nwith a body", "svc/a.go", "svc/b.go")
+	commit("reformat the repository", append([]string{"svc/c.go"}, other[:55]...)...)
+	commit("svc: licence header", svc[:4]...)
+	commit("other: unrelated", "other/f00.go")
 
 	st, err := Load(context.Background(), filepath.Join(dir, "svc"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Commits) != 2 || st.Touches["a.go"] != 2 || st.Touches["b.go"] != 1 {
-		t.Errorf("stats = %d commits, %v; want paths relative to the subdirectory", len(st.Commits), st.Touches)
+	var subjects []string
+	for _, c := range st.Commits {
+		subjects = append(subjects, fmt.Sprintf("%s %v", c.Subject, c.Files))
 	}
-	if st.Commits[0].Subject != "two: the second" || !strings.Contains(st.Commits[0].Message, "with a body") {
-		t.Errorf("newest commit = %+v", st.Commits[0])
+	want := []string{
+		"svc: licence header []",     // 4 of the root's 6 files
+		"reformat the repository []", // 56 files in the repository
+		"svc: fix a and b [a.go b.go]",
+		"svc: fix a [a.go]",
+		"import everything []",
 	}
+	if diff := cmp.Diff(want, subjects); diff != "" {
+		t.Errorf("commits of svc/ (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]int{"a.go": 2, "b.go": 1}, st.Touches); diff != "" {
+		t.Errorf("touches (-want +got):\n%s", diff)
+	}
+	if st.TreeFiles != 6 || !strings.Contains(st.Commits[2].Message, "with a body") {
+		t.Errorf("tree files = %d, commit = %+v", st.TreeFiles, st.Commits[2])
+	}
+	if p := st.Prior("c.go"); p != 0 {
+		t.Errorf("Prior(c.go) = %v; only commits that weigh nothing touched it", p)
+	}
+	votes := st.Similar(query.Analyze("svc: licence header on the reformatted repository").Terms)
+	if _, ok := votes["c.go"]; ok {
+		t.Errorf("commits that weigh nothing voted: %+v", votes)
+	}
+
 	empty, err := Load(context.Background(), t.TempDir(), Options{})
 	if err != nil || len(empty.Commits) != 0 || empty.Prior("a.go") != 0 {
 		t.Errorf("non-repository: %+v, %v; want empty stats and no error", empty, err)

@@ -122,7 +122,10 @@ type CombineOptions struct {
 // where each lexical figure is divided by its maximum over the repository,
 // seed, explicit and graph are the strongest evidence of that kind in the
 // file (max, not sum), and path is the share of the query's weight that
-// the file's path matches.
+// the file's path matches. The git signals come on top: Commits·similar is
+// added and the score is multiplied by 1 + History·prior, each only when
+// it takes more than one value over the candidates (a signal equal for
+// every file cannot order them, and adds neither score nor reason).
 func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptions) []FileRank {
 	w := opt.Weights
 	if w == (Weights{}) {
@@ -229,13 +232,23 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 		val = reciprocalRanks(facts, raw)
 	}
 
-	var out []FileRank
+	// Candidates: files with any evidence. Git signals (past commits like
+	// the query, the change prior) count only where they tell candidates
+	// apart: a signal that gives every candidate the same value (one
+	// commit that touched the whole tree, a repository of one commit)
+	// would add the same to all and a reason line to each, saying nothing.
+	var cands []int
 	for i := range facts.Files {
 		a := &accs[i]
-		fileLex, symLex, pathShare := raw[i][sigLex], raw[i][sigSymLex], raw[i][sigPath]
-		if !a.touched && fileLex == 0 && pathShare == 0 && (opt.Similar == nil || opt.Similar[i] == 0) {
-			continue
+		if a.touched || raw[i][sigLex] > 0 || raw[i][sigPath] > 0 || (opt.Similar != nil && opt.Similar[i] > 0) {
+			cands = append(cands, i)
 		}
+	}
+	useSimilar := opt.Similar != nil && discriminates(opt.Similar, cands)
+
+	out := make([]FileRank, 0, len(cands))
+	for _, i := range cands {
+		a := &accs[i]
 		fr := FileRank{File: analyze.FileID(i), Path: facts.Files[i].Path, Explicit: a.explicit > 0, ExplicitOrder: a.order}
 		add := func(what string, weight, v float64, detail string) {
 			if v <= 0 || weight <= 0 {
@@ -264,25 +277,40 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 			add("symbol_lexical", w.SymLexical, val[i][sigSymLex], s.QualName(facts.Files[i].Lang))
 		}
 		add("path", w.Path, val[i][sigPath], facts.Files[i].Path)
-		if opt.Similar != nil && opt.Similar[i] > 0 {
+		if useSimilar && opt.Similar[i] > 0 {
 			detail := ""
 			if opt.SimilarDetail != nil {
 				detail = opt.SimilarDetail[i]
 			}
 			add("commits", w.Commits, opt.Similar[i], detail)
 		}
-		_ = symLex
+		if fr.Score > 0 {
+			out = append(out, fr)
+		}
+	}
 
-		if opt.Prior != nil && w.History > 0 && fr.Score > 0 {
-			if p := opt.Prior[i]; p > 0 {
-				f := 1 + w.History*p
-				detail := ""
-				if opt.PriorDetail != nil {
-					detail = opt.PriorDetail(analyze.FileID(i))
-				}
-				fr.Contribs = append(fr.Contribs, Contrib{What: "history", Value: round4(f), Detail: detail})
-				fr.Score *= f
+	// The prior scales what the evidence says; it is judged on the files
+	// the evidence kept.
+	usePrior := false
+	if opt.Prior != nil && w.History > 0 {
+		kept := make([]int, len(out))
+		for j := range out {
+			kept[j] = int(out[j].File)
+		}
+		usePrior = discriminates(opt.Prior, kept)
+	}
+	final := out[:0]
+	for _, fr := range out {
+		i := int(fr.File)
+		a := &accs[i]
+		if usePrior && opt.Prior[i] > 0 {
+			f := 1 + w.History*opt.Prior[i]
+			detail := ""
+			if opt.PriorDetail != nil {
+				detail = opt.PriorDetail(fr.File)
 			}
+			fr.Contribs = append(fr.Contribs, Contrib{What: "history", Value: round4(f), Detail: detail})
+			fr.Score *= f
 		}
 		factor := 1.0
 		switch facts.Files[i].Category {
@@ -317,8 +345,9 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 			return fr.Symbols[x].Sym < fr.Symbols[y].Sym
 		})
 		fr.Reasons = reasonsOf(fr)
-		out = append(out, fr)
+		final = append(final, fr)
 	}
+	out = final
 	sort.SliceStable(out, func(x, y int) bool {
 		if out[x].Explicit != out[y].Explicit {
 			return out[x].Explicit
@@ -332,6 +361,18 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 		return out[x].Path < out[y].Path
 	})
 	return out
+}
+
+// discriminates reports whether vals (by FileID) takes at least two
+// different values over the files in idx: only then can the signal change
+// their order.
+func discriminates(vals []float64, idx []int) bool {
+	for _, i := range idx[min(1, len(idx)):] {
+		if vals[i] != vals[idx[0]] {
+			return true
+		}
+	}
+	return false
 }
 
 // reasonsOf turns contributions into sentences, strongest first.

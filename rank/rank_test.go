@@ -2,6 +2,7 @@ package rank
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -165,5 +166,64 @@ func TestResolveStyleStrength(t *testing.T) {
 		if got := r.Matches[0].Strength; got != tt.want {
 			t.Errorf("Resolve(%v) strength = %v, want %v", tt.parts, got, tt.want)
 		}
+	}
+}
+
+// TestGitSignalsOnlyWhenTheyDiscriminate: a past-commit vote or a change
+// prior that is the same for every candidate adds no score and no reason;
+// one that differs between them does both.
+func TestGitSignalsOnlyWhenTheyDiscriminate(t *testing.T) {
+	facts, src := sample(t)
+	ix, err := BuildIndex(context.Background(), facts, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lex := ix.Score([]query.Term{{Text: "findbyemail", Weight: 2}, {Text: "email", Weight: 1}, {Text: "token", Weight: 1}})
+	n := len(facts.Files)
+	same := func(v float64) []float64 {
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = v
+		}
+		return out
+	}
+	detail := make([]string, n)
+	for i := range detail {
+		detail[i] = "import the sample service"
+	}
+	gitWhat := func(rs []FileRank) map[string][]string {
+		out := map[string][]string{}
+		for _, r := range rs {
+			for _, c := range r.Contribs {
+				if c.What == "commits" || c.What == "history" {
+					out[r.Path] = append(out[r.Path], c.What)
+				}
+			}
+			for _, why := range r.Reasons {
+				if strings.Contains(why, "past commit") || strings.Contains(why, "changed in") {
+					out[r.Path] = append(out[r.Path], "reason")
+				}
+			}
+		}
+		return out
+	}
+	prior := func(f analyze.FileID) string { return "changed in 1 of the last 1 commits" }
+	plain := Combine(facts, lex, nil, CombineOptions{})
+
+	uniform := Combine(facts, lex, nil, CombineOptions{Similar: same(1), SimilarDetail: detail, Prior: same(1), PriorDetail: prior})
+	if got := gitWhat(uniform); len(got) != 0 {
+		t.Errorf("uniform git signals showed: %v", got)
+	}
+	if diff := cmp.Diff(plain, uniform); diff != "" {
+		t.Errorf("uniform git signals changed the ranking (-without +with):\n%s", diff)
+	}
+
+	auth, _ := facts.FileByPath("auth/token.go")
+	votes, touched := make([]float64, n), make([]float64, n)
+	votes[auth], touched[auth] = 1, 1
+	varied := Combine(facts, lex, nil, CombineOptions{Similar: votes, SimilarDetail: detail, Prior: touched, PriorDetail: prior})
+	want := map[string][]string{"auth/token.go": {"commits", "history", "reason", "reason"}}
+	if diff := cmp.Diff(want, gitWhat(varied)); diff != "" {
+		t.Errorf("git signals that tell files apart (-want +got):\n%s", diff)
 	}
 }
