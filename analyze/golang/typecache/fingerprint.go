@@ -74,9 +74,15 @@ func modulePresence(b *strings.Builder, root, dir, modcache string) {
 	if err != nil {
 		return
 	}
-	f, err := modfile.ParseLax(gomod, data, nil)
+	// Parse, not ParseLax: ParseLax reads a go.mod as a dependency's and
+	// drops its replace directives, which apply here. A go.mod Parse
+	// rejects (a directive from a newer Go, say) is still read for its
+	// requirements.
+	f, err := modfile.Parse(gomod, data, nil)
 	if err != nil {
-		return
+		if f, err = modfile.ParseLax(gomod, data, nil); err != nil {
+			return
+		}
 	}
 	replaced := map[string]*modfile.Replace{}
 	for _, r := range f.Replace {

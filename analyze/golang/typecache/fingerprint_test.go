@@ -30,7 +30,7 @@ func TestModuleFiles(t *testing.T) {
 	describe := func() string { return ModuleFiles(root, []string{root}, "", modcache) }
 
 	before := describe()
-	for _, want := range []string{"file go.mod ", "file go.sum ", "file vendor/modules.txt absent", "require example.com/dep@v1.0.0 absent"} {
+	for _, want := range []string{"file go.mod ", "file go.sum ", "file vendor/modules.txt absent", "require example.com/dep@v1.0.0 absent", "replace example.com/inner => root:inner", "replace example.com/local => " + outside} {
 		if !strings.Contains(before, want) {
 			t.Errorf("the description lacks %q:\n%s", want, before)
 		}
@@ -46,6 +46,7 @@ func TestModuleFiles(t *testing.T) {
 			write(filepath.Join(modcache, "cache", "download", "example.com", "dep", "@v", "v1.0.0.mod"), "module example.com/dep\n")
 		}, false},
 		{"the module's source extracted", func() { write(filepath.Join(modcache, "example.com", "dep@v1.0.0", "d.go"), "package dep\n") }, false},
+		{"a file of a local replacement outside the root", func() { write(filepath.Join(outside, "l.go"), "package local\n\nvar Y = 2\n") }, false},
 		{"vendor/modules.txt", func() { write(filepath.Join(root, "vendor", "modules.txt"), "# example.com/dep v1.0.0\n") }, false},
 	}
 	for _, s := range steps {
