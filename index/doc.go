@@ -1,8 +1,10 @@
 // Package index owns ctxexpand's on-disk index: what one run learned
 // about a repository, kept so that the next run only re-analyses what
-// changed. It is plain Go over plain files, imports no language loader,
-// and needs no setup: the pipeline opens it under the user's cache
-// directory and hands it to the loaders, which decide what to store.
+// changed. It stores keyed, checksummed, versioned blobs and knows
+// nothing of what they mean: it is plain Go over plain files, imports
+// neither the facts model nor any loader, and needs no setup. The
+// pipeline opens it under the user's cache directory and hands it to the
+// loaders, which decide what to store and encode their own records.
 //
 // # Layout
 //
@@ -38,10 +40,11 @@
 //
 // # Encoding
 //
-// Records are encoded with package [github.com/ctxexpand/ctxexpand/index/wire]
-// (varints and length-prefixed strings, no reflection); [EncodeFacts] and
-// [DecodeFacts] store a whole [analyze.Facts] with a string table.
-// BenchmarkFactsCodec measures it against encoding/gob: on facts of 20k
-// symbols and 100k edges, 7 ms to encode and 18 ms to decode a 1.1 MB
-// entry, against 85 ms, 28 ms and 3.4 MB for gob.
+// Payloads are opaque here. Their owners encode them with package
+// [github.com/ctxexpand/ctxexpand/index/wire] (varints and
+// length-prefixed strings, no reflection): the loaders their per-file and
+// per-package records, package analyze/factcodec a whole repository's
+// facts, the pipeline its lexical index and git log. Each owner versions
+// its records in their keys or payloads; [FormatVersion] covers only the
+// layout and the framing.
 package index

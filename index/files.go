@@ -38,8 +38,8 @@ type fileStat struct {
 	hash             Key
 }
 
-// FileHash is a file's content hash, as analyze.File.Hash writes it (hex
-// SHA-256), or "" with Err set when the file could not be read.
+// FileHash is a file's content hash (hex SHA-256, as the loaders record
+// it in their facts), or "" with Err set when the file could not be read.
 type FileHash struct {
 	Path string
 	Hash string

@@ -16,10 +16,12 @@ import (
 	"github.com/ctxexpand/ctxexpand/index/wire"
 )
 
-// FormatVersion is the version of the on-disk layout and of every record
-// codec in it. Bump it whenever any encoding changes: the directory name
-// carries it, so an older ctxexpand and a newer one never read each
-// other's entries.
+// FormatVersion is the version of the on-disk layout and of the framing
+// of entries and packs (magic, kind, checksum). Bump it whenever either
+// changes: the directory name carries it, so an older ctxexpand and a
+// newer one never read each other's files. Payloads are versioned by
+// their owners (their keys include the program's identity, see
+// ExecutableID, and a codec version of their own).
 const FormatVersion = 1
 
 // ErrCorrupt is wrapped by the errors of entries that fail their checks.

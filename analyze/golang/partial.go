@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/factcodec"
 	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/index/wire"
@@ -365,7 +366,7 @@ func encodePartsList(keys []index.Key, probs []analyze.Problem) []byte {
 	for _, k := range keys {
 		w.Blob(k[:])
 	}
-	writeProblems(w, probs)
+	factcodec.WriteProblems(w, probs)
 	return w.Bytes()
 }
 
@@ -382,7 +383,7 @@ func decodePartsList(data []byte) ([]index.Key, []analyze.Problem, error) {
 		copy(k[:], b)
 		keys = append(keys, k)
 	}
-	probs := readProblems(r)
+	probs := factcodec.ReadProblems(r)
 	return keys, probs, r.Done()
 }
 
@@ -397,25 +398,4 @@ func packageProblems(res *pkgResult) []analyze.Problem {
 		}
 	}
 	return out
-}
-
-// writeProblems and readProblems encode problems in the records of this
-// package.
-func writeProblems(w *wire.Writer, probs []analyze.Problem) {
-	w.Uint(uint64(len(probs)))
-	for _, p := range probs {
-		w.Uint(uint64(p.Kind))
-		w.String(p.Path)
-		w.Int(int64(p.Line))
-		w.String(p.Msg)
-	}
-}
-
-func readProblems(r *wire.Reader) []analyze.Problem {
-	var probs []analyze.Problem
-	n := r.Len(4)
-	for i := 0; i < n && r.Err() == nil; i++ {
-		probs = append(probs, analyze.Problem{Kind: analyze.ProblemKind(r.Uint()), Path: r.String(), Line: int(r.Int()), Msg: r.String()})
-	}
-	return probs
 }

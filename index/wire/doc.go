@@ -1,12 +1,13 @@
-// Package wire is the binary encoding the on-disk index uses for the
-// records it stores: unsigned and signed varints, fixed-width integers,
-// length-prefixed strings and byte slices, and booleans, appended to a
-// byte slice by [Writer] and read back by [Reader].
+// Package wire is the binary encoding of the records kept in the on-disk
+// index, written by the packages that own them: unsigned and signed
+// varints, fixed-width integers, length-prefixed strings and byte slices,
+// and booleans, appended to a byte slice by [Writer] and read back by
+// [Reader].
 //
 // It is deliberately small and reflection-free. Decoding a loader's
 // records with it is several times faster than encoding/gob (see
-// index's BenchmarkFactsCodec), and it lets each package encode its own
-// unexported types without exporting them.
+// analyze/factcodec's BenchmarkFactsCodec), and it lets each package
+// encode its own unexported types without exporting them.
 //
 // # Errors
 //

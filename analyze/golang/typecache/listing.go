@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/factcodec"
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/index/wire"
 )
@@ -330,28 +331,8 @@ func (c *Listings) encodeRecord(ls Listing, known map[string]listInput) []byte {
 		w.String(in.header)
 	}
 	encodeListing(w, ls.Roots)
-	writeProblems(w, ls.Problems)
+	factcodec.WriteProblems(w, ls.Problems)
 	return w.Bytes()
-}
-
-// writeProblems and readProblems encode the problems of a listing.
-func writeProblems(w *wire.Writer, probs []analyze.Problem) {
-	w.Uint(uint64(len(probs)))
-	for _, p := range probs {
-		w.Uint(uint64(p.Kind))
-		w.String(p.Path)
-		w.Int(int64(p.Line))
-		w.String(p.Msg)
-	}
-}
-
-func readProblems(r *wire.Reader) []analyze.Problem {
-	var probs []analyze.Problem
-	n := r.Len(4)
-	for i := 0; i < n && r.Err() == nil; i++ {
-		probs = append(probs, analyze.Problem{Kind: analyze.ProblemKind(r.Uint()), Path: r.String(), Line: int(r.Int()), Msg: r.String()})
-	}
-	return probs
 }
 
 // encodeListing writes the package graph: every package reachable from
@@ -481,7 +462,7 @@ func decodeListing(data []byte) (*listingRecord, error) {
 		}
 		rec.listing.Roots = append(rec.listing.Roots, all[d])
 	}
-	rec.listing.Problems = readProblems(r)
+	rec.listing.Problems = factcodec.ReadProblems(r)
 	if err := r.Done(); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/factcodec"
 	"github.com/ctxexpand/ctxexpand/analyze/golang"
 	"github.com/ctxexpand/ctxexpand/analyze/rust"
 	"github.com/ctxexpand/ctxexpand/index"
@@ -67,7 +68,7 @@ func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Fa
 	}
 	inputs := len(hashes)
 	if data, ok := st.GetSnapshot(root, "facts", key); ok {
-		facts, err := index.DecodeFacts(data, root)
+		facts, err := factcodec.Decode(data, root)
 		if err == nil {
 			opt.setState(key)
 			opt.report(IndexedLoad{Snapshot: snapshotHit, Inputs: inputs, Took: time.Since(start)})
@@ -85,7 +86,7 @@ func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Fa
 	}
 	if !facts.Partial && ctx.Err() == nil && inputsUnchanged(ctx, st, root, hashes) {
 		opt.setState(key)
-		data := index.EncodeFacts(facts) // now: the session may change the facts (a time limit marks them partial)
+		data := factcodec.Encode(facts) // now: the session may change the facts (a time limit marks them partial)
 		opt.state.save(func() {
 			fresh.packs.flush()
 			st.PutSnapshot(root, "facts", key, data)

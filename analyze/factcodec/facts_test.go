@@ -1,4 +1,4 @@
-package index
+package factcodec
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/index/wire"
 )
 
 // synthFacts builds normalised facts of a realistic shape: files with
@@ -68,30 +69,39 @@ func TestFactsRoundTrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			data := EncodeFacts(tt.facts)
-			got, err := DecodeFacts(data, "/repo")
+			data := Encode(tt.facts)
+			got, err := Decode(data, "/repo")
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.facts, got, factsCmp); diff != "" {
 				t.Errorf("round trip (-want +got):\n%s", diff)
 			}
-			if !bytes.Equal(EncodeFacts(got), data) {
+			if !bytes.Equal(Encode(got), data) {
 				t.Error("encoding is not deterministic")
 			}
 		})
 	}
 }
 
+// corruptions are ways a record can be damaged; a flipped bit may decode
+// to other valid facts, which the index's entry checksum catches.
+var corruptions = []struct {
+	name string
+	edit func([]byte) []byte
+}{
+	{"truncated", func(b []byte) []byte { return b[:len(b)/2] }},
+	{"empty", func([]byte) []byte { return nil }},
+	{"garbage", func([]byte) []byte { return []byte("not an entry at all, just text") }},
+	{"another version", func(b []byte) []byte { return append([]byte{Version + 1}, b[1:]...) }},
+}
+
 func TestFactsCorrupt(t *testing.T) {
-	data := EncodeFacts(synthFacts(5, 5, 3))
+	data := Encode(synthFacts(5, 5, 3))
 	for _, c := range corruptions {
-		if c.name == "flipped bit" {
-			continue // may decode to other valid facts: the entry checksum catches it
-		}
 		t.Run(c.name, func(t *testing.T) {
-			if _, err := DecodeFacts(c.edit(data), "/repo"); !errors.Is(err, ErrCorrupt) {
-				t.Errorf("err = %v, want ErrCorrupt", err)
+			if _, err := Decode(c.edit(data), "/repo"); !errors.Is(err, wire.ErrCorrupt) {
+				t.Errorf("err = %v, want wire.ErrCorrupt", err)
 			}
 		})
 	}
@@ -99,12 +109,12 @@ func TestFactsCorrupt(t *testing.T) {
 
 // FuzzDecodeFacts checks that no entry, however damaged, panics the
 // decoder or yields facts with dangling IDs.
-func FuzzDecodeFacts(f *testing.F) {
-	f.Add(EncodeFacts(synthFacts(2, 3, 2)))
-	f.Add(EncodeFacts(&analyze.Facts{}))
+func FuzzDecode(f *testing.F) {
+	f.Add(Encode(synthFacts(2, 3, 2)))
+	f.Add(Encode(&analyze.Facts{}))
 	f.Add([]byte{1, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fs, err := DecodeFacts(data, "/r")
+		fs, err := Decode(data, "/r")
 		if err != nil {
 			return
 		}
@@ -128,14 +138,14 @@ func BenchmarkFactsCodec(b *testing.B) {
 	fs := synthFacts(1000, 20, 5)
 	b.Run("wire/encode", func(b *testing.B) {
 		for b.Loop() {
-			b.SetBytes(int64(len(EncodeFacts(fs))))
+			b.SetBytes(int64(len(Encode(fs))))
 		}
 	})
-	data := EncodeFacts(fs)
+	data := Encode(fs)
 	b.Run("wire/decode", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			if _, err := DecodeFacts(data, "/repo"); err != nil {
+			if _, err := Decode(data, "/repo"); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,4 +1,4 @@
-package index
+package factcodec
 
 import (
 	"fmt"
@@ -7,11 +7,15 @@ import (
 	"github.com/ctxexpand/ctxexpand/index/wire"
 )
 
-// The facts codec: a whole analyze.Facts as one entry (the snapshot a
+// The facts codec: a whole analyze.Facts as one record (the snapshot a
 // warm run loads instead of analysing anything). Strings go through a
 // table, so the names, containers and package paths repeated across
 // thousands of symbols are stored and allocated once. BenchmarkFactsCodec
 // compares it with encoding/gob.
+
+// Version changes with the encoding; a record of another version is
+// refused.
+const Version = 1
 
 // strTable numbers strings in order of first use.
 type strTable struct {
@@ -29,9 +33,10 @@ func (t *strTable) id(s string) uint64 {
 	return id
 }
 
-// EncodeFacts encodes facts for DecodeFacts. The facts' Root is not
-// stored: a snapshot belongs to a root and gets it back on decoding.
-func EncodeFacts(fs *analyze.Facts) []byte {
+// Encode encodes facts for Decode. The facts' Root is not stored: a
+// snapshot belongs to a root and gets it back on decoding, so a record
+// made under one checkout decodes under another.
+func Encode(fs *analyze.Facts) []byte {
 	t := &strTable{ids: map[string]uint64{"": 0}, list: []string{""}}
 	body := wire.NewWriter(64*len(fs.Symbols) + 16*len(fs.Edges))
 	body.Uint(uint64(len(fs.Files)))
@@ -97,20 +102,28 @@ func EncodeFacts(fs *analyze.Facts) []byte {
 	}
 	body.Bool(fs.Partial)
 
-	out := wire.NewWriter(body.Len() + 32*len(t.list))
+	out := wire.NewWriter(body.Len() + 32*len(t.list) + 8)
+	out.Uint(Version)
 	out.Strings(t.list)
 	out.Blob(body.Bytes())
 	return out.Bytes()
 }
 
-// DecodeFacts decodes what EncodeFacts wrote, checking every index, and
-// sets Root. Malformed input gives an error wrapping ErrCorrupt.
-func DecodeFacts(data []byte, root string) (*analyze.Facts, error) {
+// Decode decodes what Encode wrote, checking every index, and sets Root.
+// Malformed input, or a record of another Version, gives an error
+// wrapping wire.ErrCorrupt.
+func Decode(data []byte, root string) (*analyze.Facts, error) {
 	outer := wire.NewReader(data)
+	if v := outer.Uint(); v != Version {
+		if err := outer.Err(); err != nil {
+			return nil, fmt.Errorf("%w: facts: %v", wire.ErrCorrupt, err)
+		}
+		return nil, fmt.Errorf("%w: facts of codec version %d, want %d", wire.ErrCorrupt, v, Version)
+	}
 	strs := outer.Strings()
 	bodyBytes := outer.Blob()
 	if err := outer.Done(); err != nil {
-		return nil, fmt.Errorf("%w: facts: %v", ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: facts: %v", wire.ErrCorrupt, err)
 	}
 	r := wire.NewReader(bodyBytes)
 	bad := false
@@ -195,10 +208,10 @@ func DecodeFacts(data []byte, root string) (*analyze.Facts, error) {
 	}
 	fs.Partial = r.Bool()
 	if err := r.Done(); err != nil {
-		return nil, fmt.Errorf("%w: facts: %v", ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: facts: %v", wire.ErrCorrupt, err)
 	}
 	if bad {
-		return nil, fmt.Errorf("%w: facts: an index is out of range", ErrCorrupt)
+		return nil, fmt.Errorf("%w: facts: an index is out of range", wire.ErrCorrupt)
 	}
 	return fs, nil
 }
