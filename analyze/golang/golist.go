@@ -64,6 +64,14 @@ func (l *loader) list(u *unit) ([]*packages.Package, []analyze.Problem, error) {
 			break
 		}
 		cfg.BuildFlags = []string{"-mod=mod", "-modfile=" + tmp}
+		if !l.opt.AllowNetwork {
+			// Offline (GOPROXY=off), nothing can be downloaded: the copy's
+			// missing go.sum entries come from the module cache, which
+			// verified each module when it was downloaded. GOPROXY=off
+			// does not stop go from asking the checksum database about
+			// them, and that lookup failed the retry.
+			cfg.Env = append(append([]string(nil), u.env...), "GOSUMDB=off")
+		}
 		pkgs2, err2 := packages.Load(cfg, u.patterns...)
 		cleanup()
 		if err2 != nil {
