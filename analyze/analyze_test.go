@@ -67,6 +67,15 @@ func TestClassify(t *testing.T) {
 		"examples/basic/main.go":       CatExample,
 		"src/lib.rs":                   CatSource,
 		"foo-test-utils/lib.rs":        CatTest,
+		"src/service/user.ts":          CatSource,
+		"src/service/user.test.ts":     CatTest,
+		"src/ui/button.spec.jsx":       CatTest,
+		"src/__tests__/button.js":      CatTest,
+		"pysvc/service.py":             CatSource,
+		"pysvc/test_service.py":        CatTest,
+		"pysvc/service_test.py":        CatTest,
+		"conftest.py":                  CatTest,
+		"pysvc/contest.py":             CatSource,
 	}
 	for p, want := range tests {
 		if got := Classify(p); got != want {

@@ -34,6 +34,12 @@ func LangOf(p string) Lang {
 		return LangGo
 	case ".rs":
 		return LangRust
+	case ".ts", ".tsx", ".mts", ".cts":
+		return LangTypeScript
+	case ".js", ".jsx", ".mjs", ".cjs":
+		return LangJavaScript
+	case ".py", ".pyi":
+		return LangPython
 	}
 	return LangUnknown
 }
@@ -49,7 +55,7 @@ var exampleDirs = map[string]bool{
 var testDirs = map[string]bool{
 	"test": true, "tests": true, "testdata": true, "testutil": true, "testutils": true,
 	"integration": true, "e2e": true, "snapshots": true, "mock": true, "mocks": true,
-	"fixture": true, "fixtures": true,
+	"fixture": true, "fixtures": true, "__tests__": true,
 }
 
 var rustTestFiles = map[string]bool{
@@ -72,7 +78,7 @@ func Classify(p string) Category {
 		}
 	}
 	if strings.HasSuffix(base, "_test.go") || rustTestFiles[base] ||
-		strings.HasSuffix(base, "_test.rs") || strings.HasSuffix(base, "_tests.rs") {
+		strings.HasSuffix(base, "_test.rs") || strings.HasSuffix(base, "_tests.rs") || isScriptTest(base) {
 		return CatTest
 	}
 	if isGeneratedName(base) {
@@ -84,6 +90,21 @@ func Classify(p string) Category {
 		}
 	}
 	return CatSource
+}
+
+// isScriptTest reports whether a TypeScript, JavaScript or Python file name
+// is a test by the usual conventions: user.test.ts, user.spec.js,
+// test_user.py, user_test.py, conftest.py.
+func isScriptTest(base string) bool {
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	switch LangOf(base) {
+	case LangTypeScript, LangJavaScript:
+		return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec")
+	case LangPython:
+		return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || stem == "conftest"
+	}
+	return false
 }
 
 func isGeneratedName(base string) bool {

@@ -13,6 +13,11 @@ const (
 	LangUnknown Lang = iota
 	LangGo
 	LangRust
+	// Languages known only through SCIP indexes (analyze/scip): there is
+	// no loader of our own for them.
+	LangTypeScript
+	LangJavaScript
+	LangPython
 )
 
 func (l Lang) String() string {
@@ -21,6 +26,12 @@ func (l Lang) String() string {
 		return "go"
 	case LangRust:
 		return "rust"
+	case LangTypeScript:
+		return "typescript"
+	case LangJavaScript:
+		return "javascript"
+	case LangPython:
+		return "python"
 	}
 	return "unknown"
 }
@@ -190,13 +201,36 @@ func ParseEdgeKind(s string) (EdgeKind, bool) {
 	return 0, false
 }
 
+// EdgeOrigin says which analysis found an edge.
+type EdgeOrigin uint8
+
+const (
+	OriginLoader EdgeOrigin = iota // the language's own loader (go/types, tree-sitter, a language server)
+	OriginSCIP                     // an occurrence or relationship of a SCIP index (analyze/scip)
+	numOrigins
+)
+
+// NumOrigins is one more than the largest EdgeOrigin.
+const NumOrigins = int(numOrigins)
+
+func (o EdgeOrigin) String() string {
+	switch o {
+	case OriginLoader:
+		return "loader"
+	case OriginSCIP:
+		return "scip"
+	}
+	return fmt.Sprintf("origin(%d)", o)
+}
+
 // Edge is a directed, typed relation between two symbols. Several
 // occurrences of the same relation are one edge; Line is the first.
 type Edge struct {
 	From, To SymID
 	Kind     EdgeKind
-	Exact    bool // resolved by type information or unambiguous scope; false when matched by name only
-	Line     int  // line in From's file where the relation occurs (0 when it has no single place)
+	Exact    bool       // resolved by type information or unambiguous scope; false when matched by name only
+	Origin   EdgeOrigin // which analysis found it
+	Line     int        // line in From's file where the relation occurs (0 when it has no single place)
 }
 
 // Import is a file's dependency on a package (Go import path) or module
@@ -422,6 +456,9 @@ func (fs *Facts) Normalize() {
 		if x.Exact != y.Exact {
 			return x.Exact
 		}
+		if x.Origin != y.Origin {
+			return x.Origin > y.Origin // a SCIP index's word over a loader's for the same relation
+		}
 		return x.Line < y.Line
 	})
 	edges := fs.Edges[:0]
@@ -429,7 +466,7 @@ func (fs *Facts) Normalize() {
 		if n := len(edges); n > 0 {
 			last := &edges[n-1]
 			if last.From == e.From && last.To == e.To && last.Kind == e.Kind {
-				continue // sorted: the kept one is exact if any was, with the smallest line
+				continue // sorted: the kept one is exact if any was, from SCIP if any was, with the smallest line
 			}
 		}
 		edges = append(edges, e)

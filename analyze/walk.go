@@ -13,7 +13,8 @@ import (
 // WalkOptions configures ListFiles. The zero value lists .go and .rs files,
 // skips hidden and dependency directories and files over MaxFileSize.
 type WalkOptions struct {
-	// Langs restricts the listing; empty means Go and Rust.
+	// Langs restricts the listing (by extension, see LangOf); empty means
+	// Go and Rust.
 	Langs []Lang
 	// AllFiles lists every regular file, whatever its extension (for
 	// explicit references to documentation, configuration and the like);
@@ -48,18 +49,13 @@ func ListFiles(ctx context.Context, root string, opt WalkOptions) ([]string, []P
 	if !st.IsDir() {
 		return nil, nil, &fs.PathError{Op: "walk", Path: root, Err: ErrNotRegular}
 	}
-	want := map[string]bool{}
+	want := map[Lang]bool{}
 	langs := opt.Langs
 	if len(langs) == 0 {
 		langs = []Lang{LangGo, LangRust}
 	}
 	for _, l := range langs {
-		switch l {
-		case LangGo:
-			want[".go"] = true
-		case LangRust:
-			want[".rs"] = true
-		}
+		want[l] = l != LangUnknown
 	}
 	maxSize := opt.MaxFileSize
 	if maxSize <= 0 {
@@ -96,7 +92,7 @@ func ListFiles(ctx context.Context, root string, opt WalkOptions) ([]string, []P
 			}
 			return nil
 		}
-		if !opt.AllFiles && !want[filepath.Ext(name)] {
+		if !opt.AllFiles && !want[LangOf(name)] {
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {

@@ -132,6 +132,12 @@ func langTag(l analyze.Lang) string {
 		return "go"
 	case analyze.LangRust:
 		return "rust"
+	case analyze.LangTypeScript:
+		return "typescript"
+	case analyze.LangJavaScript:
+		return "javascript"
+	case analyze.LangPython:
+		return "python"
 	}
 	return "text"
 }
@@ -142,6 +148,12 @@ func langFromTag(tag string) analyze.Lang {
 		return analyze.LangGo
 	case "rust", "rs":
 		return analyze.LangRust
+	case "typescript", "ts":
+		return analyze.LangTypeScript
+	case "javascript", "js":
+		return analyze.LangJavaScript
+	case "python", "py":
+		return analyze.LangPython
 	}
 	return analyze.LangUnknown
 }
@@ -218,6 +230,8 @@ func (b *builder) prepareFile(ctx context.Context, it *bitem) {
 		if skel, skelNames, ok = goSkeleton(src.text); !ok {
 			skel, skelNames = symbolSkeleton(src, f.Symbols)
 		}
+	} else if isSpanLang(lang) {
+		skel, skelNames = spanSkeleton(src, f.Symbols)
 	} else if lang == analyze.LangRust || len(f.Symbols) > 0 {
 		skel, skelNames = symbolSkeleton(src, f.Symbols)
 	}

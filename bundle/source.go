@@ -138,8 +138,8 @@ func (s *srcFile) marker(a, b int) string {
 	if a == b {
 		what = fmt.Sprintf("… line %d elided", a)
 	}
-	if s.lang == analyze.LangGo || s.lang == analyze.LangRust {
-		return indent + "// " + what + "\n"
+	if c := commentPrefix(s.lang); c != "" {
+		return indent + c + what + "\n"
 	}
 	return indent + what + "\n"
 }
@@ -177,6 +177,8 @@ func (s *srcFile) importRanges() []lineRange {
 		return s.goImportRanges()
 	case analyze.LangRust:
 		return s.rustImportRanges()
+	case analyze.LangTypeScript, analyze.LangJavaScript, analyze.LangPython:
+		return s.scriptImportRanges()
 	}
 	return nil
 }

@@ -27,6 +27,7 @@ depth = 3
 max_files = 12
 no_tests = true
 timeout = "45s"
+scip = ["index.scip", "web/index.scip"]
 
 [files]
 exclude = ["docs/", "*.pb.go", "!docs/keep.go"]
@@ -60,6 +61,7 @@ func TestParseFull(t *testing.T) {
 	want := Settings{
 		Budget: 8000, Tokenizer: "cl100k", Format: "json", Strategy: "focused+semantic",
 		Depth: 3, MaxFiles: 12, NoTests: true, Timeout: 45 * time.Second,
+		SCIP:          []string{"index.scip", "web/index.scip"},
 		Exclude:       []string{"docs/", "*.pb.go", "!docs/keep.go"},
 		Include:       []string{"vendor/example.com/lib/"},
 		Generated:     []string{"*_mock.go", "internal/gen/"},

@@ -39,6 +39,7 @@ type rawFile struct {
 	MaxFiles  *int      `toml:"max_files"`
 	NoTests   *bool     `toml:"no_tests"`
 	Timeout   *Duration `toml:"timeout"`
+	SCIP      *[]string `toml:"scip"`
 
 	Files   *rawFiles   `toml:"files"`
 	Weights *rawWeights `toml:"weights"`
@@ -166,6 +167,7 @@ type rawShape struct {
 	MaxFiles  any `toml:"max_files"`
 	NoTests   any `toml:"no_tests"`
 	Timeout   any `toml:"timeout"`
+	SCIP      any `toml:"scip"`
 	Files     *struct {
 		Exclude       any `toml:"exclude"`
 		Include       any `toml:"include"`
@@ -205,6 +207,7 @@ func (f *File) Apply(s *Settings) {
 		s.Timeout = r.Timeout.Duration
 		set("timeout")
 	}
+	setFrom(&s.SCIP, r.SCIP, "scip", set)
 	if fs := r.Files; fs != nil {
 		setFrom(&s.Exclude, fs.Exclude, "files.exclude", set)
 		setFrom(&s.Include, fs.Include, "files.include", set)

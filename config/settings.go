@@ -33,6 +33,9 @@ type Settings struct {
 	MaxFiles  int
 	NoTests   bool
 	Timeout   time.Duration
+	// SCIP lists SCIP index files (relative to the root) to read besides
+	// index.scip at the root, which is read when present.
+	SCIP []string
 
 	Exclude       []string
 	Include       []string
@@ -113,7 +116,7 @@ var weightFields = []struct {
 // Keys lists every key of the file format, dotted, in the order ctxexpand
 // config prints them.
 func Keys() []string {
-	keys := []string{"budget", "tokenizer", "format", "strategy", "depth", "max_files", "no_tests", "timeout",
+	keys := []string{"budget", "tokenizer", "format", "strategy", "depth", "max_files", "no_tests", "timeout", "scip",
 		"files.exclude", "files.include", "files.generated", "files.skip_generated", "files.skip_vendored"}
 	for _, wf := range weightFields {
 		keys = append(keys, "weights."+wf.key)

@@ -54,6 +54,13 @@ func (f *File) validate(data []byte) Errors {
 	if r.Timeout != nil && r.Timeout.Duration < 0 {
 		bad("timeout", "must not be negative, got %s", r.Timeout.Duration)
 	}
+	if r.SCIP != nil {
+		for i, p := range *r.SCIP {
+			if strings.TrimSpace(p) == "" {
+				bad("scip", "index %d is empty; name a SCIP index file such as \"index.scip\"", i+1)
+			}
+		}
+	}
 	if fs := r.Files; fs != nil {
 		patterns := func(key string, ps *[]string, allowNegate bool) {
 			if ps == nil {

@@ -37,6 +37,7 @@ func (s *Settings) WriteTOML(w io.Writer) error {
 			{"max_files", strconv.Itoa(s.MaxFiles)},
 			{"no_tests", strconv.FormatBool(s.NoTests)},
 			{"timeout", quote(s.Timeout.String())},
+			{"scip", quoteList(s.SCIP)},
 		}},
 		{"files", []line{
 			{"exclude", quoteList(s.Exclude)},

@@ -243,7 +243,11 @@ func (e *Engine) pathReason(byNode map[graph.NodeID]graph.Visit, n graph.NodeID)
 			}
 			continue
 		} else {
-			fmt.Fprintf(&b, " → %s → ", stepWords(v.Via, v.Dir))
+			origin := ""
+			if v.Origin == analyze.OriginSCIP {
+				origin = " (scip)" // the edge came from a SCIP index, not our own analysis
+			}
+			fmt.Fprintf(&b, " → %s%s → ", stepWords(v.Via, v.Dir), origin)
 		}
 		b.WriteString(e.Graph.Label(v.Node))
 	}

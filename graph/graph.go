@@ -47,11 +47,12 @@ func (k Kind) String() string {
 
 // Half is one end of an edge as seen from the other: the neighbour and the
 // edge's kind. Exact is false when the loader matched the relation by name
-// only.
+// only; Origin says which analysis found it.
 type Half struct {
-	To    NodeID
-	Kind  Kind
-	Exact bool
+	To     NodeID
+	Kind   Kind
+	Exact  bool
+	Origin analyze.EdgeOrigin
 }
 
 // Package is a Go package or Rust module: the files whose File.Package is
@@ -117,17 +118,18 @@ func Build(f *analyze.Facts) *Graph {
 		from, to NodeID
 		kind     Kind
 		exact    bool
+		origin   analyze.EdgeOrigin
 	}
 	var es []edge
 	for _, e := range f.Edges {
-		es = append(es, edge{NodeID(e.From), NodeID(e.To), Kind(e.Kind), e.Exact})
+		es = append(es, edge{NodeID(e.From), NodeID(e.To), Kind(e.Kind), e.Exact, e.Origin})
 	}
 	for i, s := range f.Symbols {
-		es = append(es, edge{g.FileNode(s.File), NodeID(i), Contains, true})
+		es = append(es, edge{g.FileNode(s.File), NodeID(i), Contains, true, analyze.OriginLoader})
 	}
 	for pi, p := range g.Packages {
 		for _, fid := range p.Files {
-			es = append(es, edge{g.PackageNode(pi), g.FileNode(fid), Contains, true})
+			es = append(es, edge{g.PackageNode(pi), g.FileNode(fid), Contains, true, analyze.OriginLoader})
 		}
 	}
 	for _, im := range f.Imports {
@@ -135,7 +137,7 @@ func Build(f *analyze.Facts) *Graph {
 		if !ok || pi == g.pkgOf[im.File] {
 			continue
 		}
-		es = append(es, edge{g.FileNode(im.File), g.PackageNode(int(pi)), Imports, true})
+		es = append(es, edge{g.FileNode(im.File), g.PackageNode(int(pi)), Imports, true, analyze.OriginLoader})
 	}
 
 	n := g.NumNodes()
@@ -165,8 +167,8 @@ func Build(f *analyze.Facts) *Graph {
 		}
 		return r
 	}
-	g.out = build(func(e edge) (NodeID, Half) { return e.from, Half{e.to, e.kind, e.exact} })
-	g.in = build(func(e edge) (NodeID, Half) { return e.to, Half{e.from, e.kind, e.exact} })
+	g.out = build(func(e edge) (NodeID, Half) { return e.from, Half{e.to, e.kind, e.exact, e.origin} })
+	g.in = build(func(e edge) (NodeID, Half) { return e.to, Half{e.from, e.kind, e.exact, e.origin} })
 	return g
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"sort"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
 )
 
 // Dir is the direction an edge is followed in: Forward from source to
@@ -61,10 +63,11 @@ type Visit struct {
 	Node   NodeID
 	Score  float64
 	Depth  int
-	Seed   NodeID // the seed the best path starts from
-	Parent NodeID // previous node on the best path; -1 for a seed
-	Via    Kind   // kind of the last step
-	Dir    Dir    // direction of the last step
+	Seed   NodeID             // the seed the best path starts from
+	Parent NodeID             // previous node on the best path; -1 for a seed
+	Via    Kind               // kind of the last step
+	Dir    Dir                // direction of the last step
+	Origin analyze.EdgeOrigin // which analysis found the edge of the last step
 }
 
 // Walk runs a depth-limited best-first expansion from the seeds: level by
@@ -119,7 +122,7 @@ func (g *Graph) Walk(ctx context.Context, seeds []Seed, opt WalkOptions) ([]Visi
 			v = &Visit{Node: h.To}
 			best[h.To] = v
 		}
-		v.Score, v.Depth, v.Seed, v.Parent, v.Via, v.Dir = s, from.Depth+1, from.Seed, from.Node, h.Kind, dir
+		v.Score, v.Depth, v.Seed, v.Parent, v.Via, v.Dir, v.Origin = s, from.Depth+1, from.Seed, from.Node, h.Kind, dir, h.Origin
 		next[h.To] = true
 	}
 

@@ -80,7 +80,7 @@ func Encode(fs *analyze.Facts) []byte {
 		body.Int(int64(e.From) - prevFrom)
 		prevFrom = int64(e.From)
 		body.Int(int64(e.To))
-		b := byte(e.Kind) << 1
+		b := byte(e.Kind)<<1 | byte(e.Origin)<<5 // kinds fit in four bits, origins in three
 		if e.Exact {
 			b |= 1
 		}
@@ -180,7 +180,7 @@ func Decode(data []byte, root string) (*analyze.Facts, error) {
 		e.From = analyze.SymID(from)
 		e.To = analyze.SymID(r.Int())
 		b := r.Byte()
-		e.Kind, e.Exact = analyze.EdgeKind(b>>1), b&1 != 0
+		e.Kind, e.Exact, e.Origin = analyze.EdgeKind(b>>1&0xf), b&1 != 0, analyze.EdgeOrigin(b>>5)
 		e.Line = int(r.Int())
 		if e.From < 0 || int(e.From) >= ns || e.To < 0 || int(e.To) >= ns {
 			bad = true

@@ -48,7 +48,8 @@ func synthFacts(files, symsPerFile, edgesPerSym int) *analyze.Facts {
 	for s := 0; s < n; s++ {
 		for e := 0; e < edgesPerSym; e++ {
 			fs.AddEdge(analyze.Edge{From: analyze.SymID(s), To: analyze.SymID(rng.IntN(n)),
-				Kind: analyze.EdgeKind(1 + rng.IntN(analyze.NumEdgeKinds-1)), Exact: rng.IntN(2) == 0, Line: rng.IntN(300)})
+				Kind: analyze.EdgeKind(1 + rng.IntN(analyze.NumEdgeKinds-1)), Exact: rng.IntN(2) == 0,
+				Origin: analyze.EdgeOrigin(rng.IntN(analyze.NumOrigins)), Line: rng.IntN(300)})
 		}
 	}
 	fs.Partial = true

@@ -27,6 +27,7 @@ var configFlags = []struct {
 	{"max-files", "max_files", func(o *expandOptions, s *config.Settings) { s.MaxFiles = o.MaxFiles }},
 	{"no-tests", "no_tests", func(o *expandOptions, s *config.Settings) { s.NoTests = o.NoTests }},
 	{"timeout", "timeout", func(o *expandOptions, s *config.Settings) { s.Timeout = o.Timeout }},
+	{"scip", "scip", func(o *expandOptions, s *config.Settings) { s.SCIP = append([]string(nil), o.SCIP...) }},
 }
 
 // settings resolves the effective settings for a run at root: defaults,
@@ -73,7 +74,8 @@ func (o *expandOptions) applyConfig(root string) (config.Settings, pipeline.Load
 	if err != nil {
 		return s, pipeline.LoadOptions{}, usageError{err}
 	}
-	return s, pipeline.LoadOptions{Ignore: m.Match, Generated: m.MatchGenerated, IgnoreProblems: m.Problems, NoHistory: o.NoHistory}, nil
+	return s, pipeline.LoadOptions{Ignore: m.Match, Generated: m.MatchGenerated, IgnoreProblems: m.Problems, NoHistory: o.NoHistory,
+		SCIP: s.SCIP, NoSCIP: o.NoSCIP}, nil
 }
 
 // displayPath names a file relative to the working directory when it lies

@@ -47,6 +47,10 @@ type expandOptions struct {
 	LSPCmd  string
 	// NoHistory leaves the version-control prior out of the ranking.
 	NoHistory bool
+	// SCIP lists SCIP index files (--scip, repeatable); NoSCIP turns SCIP
+	// import off, index.scip at the root included.
+	SCIP   []string
+	NoSCIP bool
 
 	Cache cacheOptions
 }
@@ -57,7 +61,7 @@ func newExpandOptions() *expandOptions {
 
 func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&o.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml or .git)")
+	f.StringVar(&o.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml, .git or index.scip)")
 	f.IntVar(&o.Budget, "budget", o.Budget, "token budget of the bundle; the output never exceeds it")
 	f.IntVar(&o.MaxFiles, "max-files", o.MaxFiles, "length of the ranked file list")
 	f.IntVar(&o.Depth, "depth", 0, "steps to expand from each seed (default: chosen by strategy and query)")
@@ -83,6 +87,8 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.NoHistory, "no-history", false, "rank without the version-control prior (how recently files changed)")
 	f.StringVar(&o.Backend, "backend", o.Backend, "analysis: builtin, or lsp (a language server; falls back to builtin if it fails)")
 	f.StringVar(&o.LSPCmd, "lsp-cmd", "", `language server command for --backend lsp (default "gopls" for Go, "rust-analyzer" for Rust)`)
+	f.StringArrayVar(&o.SCIP, "scip", nil, "SCIP index to read (repeatable; index.scip at the root is read when present): its exact edges replace by-name ones, and it brings in TypeScript, JavaScript and Python")
+	f.BoolVar(&o.NoSCIP, "no-scip", false, "read no SCIP index, not even index.scip at the root")
 	o.Cache.addFlags(f)
 }
 

@@ -68,7 +68,7 @@ by Go package or Rust module.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml or .git)")
+	f.StringVar(&o.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml, .git or index.scip)")
 	f.StringVar(&o.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any); flags override it")
 	f.StringVar(&o.Format, "format", o.Format, "picture format: "+strings.Join(graphFormats, ", "))
 	f.StringVarP(&o.Output, "output", "o", "", "write the picture to this file instead of stdout")

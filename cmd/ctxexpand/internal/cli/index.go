@@ -40,7 +40,7 @@ without analysing anything.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context(), io) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml or .git)")
+	f.StringVar(&o.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml, .git or index.scip)")
 	f.BoolVar(&o.Stats, "stats", false, "show the index's entries, sizes and the last run's hit rates instead of indexing")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no notes or progress on stderr")
 	f.DurationVar(&o.Timeout, "timeout", 0, "stop after this long; what was indexed is kept only when the analysis finished")

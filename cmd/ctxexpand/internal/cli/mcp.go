@@ -56,7 +56,7 @@ noticed and reloaded. Logs go to standard error. See docs/mcp.md.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Root, "root", "", "repository root (default: the first folder of $WORKSPACE_FOLDER_PATHS, else the nearest ancestor of the working directory holding go.mod, Cargo.toml or .git)")
+	f.StringVar(&opts.Root, "root", "", "repository root (default: the first folder of $WORKSPACE_FOLDER_PATHS, else the nearest ancestor of the working directory holding go.mod, Cargo.toml, .git or index.scip)")
 	f.StringVar(&opts.Tokenizer, "tokenizer", opts.Tokenizer, "token counter for budgets: o200k, cl100k or estimate")
 	registerCompletions(cmd, map[string][]string{"tokenizer": {"o200k", "cl100k", "estimate"}})
 	f.BoolVar(&opts.NoNetwork, "no-network", false, "never fetch @url references in queries")

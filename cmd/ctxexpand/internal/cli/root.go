@@ -133,7 +133,7 @@ func isTerminal(w io.Writer) bool {
 func findRoot(dir string) string {
 	d := dir
 	for {
-		for _, marker := range []string{"go.mod", "Cargo.toml", ".git", "go.work"} {
+		for _, marker := range []string{"go.mod", "Cargo.toml", ".git", "go.work", "index.scip"} {
 			if _, err := os.Stat(d + string(os.PathSeparator) + marker); err == nil {
 				return d
 			}

@@ -105,13 +105,15 @@ func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOpti
 		return index.Key{}, nil, "", fmt.Errorf("reading %s: %w", root, err)
 	}
 	var inputs, goFiles []string
+	indexes := opt.scipIndexes(root)
+	scipInput := scipInputs(root, indexes)
 	for _, p := range all {
 		base := path.Base(p)
 		switch {
 		case strings.HasSuffix(base, ".go"):
 			goFiles = append(goFiles, p)
 			inputs = append(inputs, p)
-		case strings.HasSuffix(base, ".rs"), manifestNames[base]:
+		case strings.HasSuffix(base, ".rs"), manifestNames[base], scipInput(p):
 			inputs = append(inputs, p)
 		}
 	}
@@ -122,7 +124,7 @@ func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOpti
 	known := make(map[string]string, len(hashes))
 	h := index.NewHasher("facts").String(st.ExecutableID()).String(root).
 		Bool(opt.SkipTests).Bool(opt.AllowNetwork).String(opt.Backend).String(opt.LSPCmd).
-		String(opt.IndexKey).String(ignoreFilesAbove(root))
+		String(opt.IndexKey).String(ignoreFilesAbove(root)).String(scipStamp(root, indexes))
 	for _, fh := range hashes {
 		h.String(fh.Path)
 		if fh.Err != nil {

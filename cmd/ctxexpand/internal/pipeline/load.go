@@ -42,6 +42,13 @@ type LoadOptions struct {
 	// means gopls for Go and rust-analyzer for Rust.
 	LSPCmd string
 
+	// SCIP lists SCIP index files (absolute, or relative to the root) whose
+	// exact edges replace our by-name ones and which bring in languages we
+	// have no loader for; index.scip at the root is read too when present,
+	// unless NoSCIP (scip.go).
+	SCIP   []string
+	NoSCIP bool
+
 	// Index, when set, is the on-disk index: unchanged inputs load from
 	// it and what is computed is stored in it (indexed.go). IndexKey must
 	// then name everything besides the files that changes what Ignore and
@@ -107,11 +114,14 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 		present[analyze.LangOf(f)] = true
 	}
 	merged := &analyze.Facts{Root: root}
+	indexes := opt.scipIndexes(root)
 	if len(present) == 0 {
 		merged.Problems = append(merged.Problems, probs...)
-		merged.Problemf(analyze.ProblemSkipped, "", 0, "no Go or Rust source files found; nothing to analyse")
-		applyIgnoreRules(merged, opt)
-		return merged, nil
+		if len(indexes) == 0 {
+			merged.Problemf(analyze.ProblemSkipped, "", 0, "no Go or Rust source files and no SCIP index found; nothing to analyse")
+			applyIgnoreRules(merged, opt)
+			return merged, nil
+		}
 	}
 	results := make([]*analyze.Facts, len(loaders))
 	errs := make([]error, len(loaders))
@@ -137,6 +147,7 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 			merged.Merge(results[i])
 		}
 	}
+	applySCIP(ctx, root, merged, opt, indexes) // scip.go
 	if ctx.Err() != nil {
 		merged.Partial = true
 	}

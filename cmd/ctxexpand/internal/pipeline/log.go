@@ -49,7 +49,7 @@ func logPhase(ctx context.Context, l *slog.Logger, phase string, start time.Time
 }
 
 // phaseDone is the message of each phase's record.
-var phaseDone = map[string]string{"load": "loaded", "index": "indexed", "expand": "expanded", "bundle": "bundled"}
+var phaseDone = map[string]string{"load": "loaded", "scip": "read SCIP indexes", "index": "indexed", "expand": "expanded", "bundle": "bundled"}
 
 // factsAttrs are the counts of a load.
 func factsAttrs(f *analyze.Facts) []any {

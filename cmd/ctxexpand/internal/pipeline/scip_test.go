@@ -1,0 +1,216 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/expand"
+)
+
+// The TypeScript and Python samples have no loader of ours: everything
+// comes from their committed index.scip files (made by scip-typescript and
+// scip-python; analyze/scip's TestIndexersReproduceFixtures regenerates and
+// compares them). These tests hold the product's promises on them: a
+// focused query ranks the method's own file first and its callees and
+// tests next, every strategy expands, and the bundle respects its budget
+// with symbol-level spans and skeletons.
+
+func TestGoldenRankingSCIP(t *testing.T) {
+	tests := []struct {
+		repo, query, golden string
+		first               string
+		within              map[string]int
+		reasons             map[string]string
+	}{
+		{
+			repo: "tssvc", query: "fix UserService.findByEmail", golden: "tssvc_find_by_email.txt",
+			first: "src/service/user.ts",
+			within: map[string]int{
+				"src/util/email.ts":            6, // normalizeEmail and isValidEmail, its callees
+				"src/repository/repository.ts": 6, // UserRepository.getByEmail, its callee
+				"src/models/user.ts":           6, // the errors it throws and the type it returns
+				"test/user.test.ts":            4, // its tests
+				"src/http/handlers.ts":         4, // its caller
+			},
+			reasons: map[string]string{
+				"src/util/email.ts":        "calls (scip) → normalizeEmail",
+				"test/user.test.ts":        "tested by (scip)",
+				"src/repository/memory.ts": "implemented by (scip) → MemoryUserRepository.getByEmail",
+			},
+		},
+		{
+			repo: "pysvc", query: "fix UserService.find_by_email", golden: "pysvc_find_by_email.txt",
+			first: "pysvc/service.py",
+			within: map[string]int{
+				"pysvc/util.py":         6, // normalize_email and is_valid_email, its callees
+				"pysvc/repository.py":   6, // UserRepository.get_by_email, its callee
+				"pysvc/models.py":       6, // the errors it raises and the type it returns
+				"tests/test_service.py": 4, // its tests
+				"pysvc/api.py":          4, // its caller
+			},
+			reasons: map[string]string{
+				"pysvc/util.py":         "calls (scip) → normalize_email",
+				"tests/test_service.py": "tested by (scip)",
+			},
+		},
+		{
+			repo: "tssvc", query: "the login token expires too early", golden: "tssvc_token_expiry.txt",
+			within: map[string]int{"src/auth/token.ts": 3},
+		},
+		{
+			repo: "pysvc", query: "the session token expires too early", golden: "pysvc_token_expiry.txt",
+			within: map[string]int{"pysvc/auth.py": 3},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			s := session(t, tt.repo)
+			out, err := s.Query(context.Background(), Request{Query: tt.query, Budget: 16000, MaxFiles: 30, Format: "markdown"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.first != "" && firstPath(out) != tt.first {
+				t.Errorf("first file = %v, want %s", firstPath(out), tt.first)
+			}
+			for p, max := range tt.within {
+				if r := rankOf(out, p); r == 0 || r > max {
+					t.Errorf("%s ranks %d, want 1..%d", p, r, max)
+				}
+			}
+			for p, want := range tt.reasons {
+				if !hasReason(out, p, want) {
+					t.Errorf("%s has no reason containing %q", p, want)
+				}
+			}
+			checkGolden(t, tt.golden, rankingText(out))
+		})
+	}
+}
+
+// TestSCIPEveryStrategy expands the samples under every strategy: each
+// finds the files, and the bundle stays within its budget with spans taken
+// from the index's symbols.
+func TestSCIPEveryStrategy(t *testing.T) {
+	for _, repo := range []struct{ name, query, file string }{
+		{"tssvc", "UserService.findByEmail ignores case", "src/service/user.ts"},
+		{"pysvc", "UserService.find_by_email ignores case", "pysvc/service.py"},
+	} {
+		for _, strategy := range expand.Names() {
+			t.Run(repo.name+"/"+strategy, func(t *testing.T) {
+				s := session(t, repo.name)
+				out, err := s.Query(context.Background(), Request{Query: repo.query, Strategy: strategy, Budget: 1500, MaxFiles: 30, Format: "json"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(out.Result.Files) < 3 {
+					t.Fatalf("%d files ranked, want several: %v", len(out.Result.Files), out.Result.Files)
+				}
+				if strategy != "entrypoint" && rankOf(out, repo.file) == 0 {
+					t.Errorf("%s not ranked", repo.file)
+				}
+				if out.BundleResult.TotalTokens > 1500 {
+					t.Errorf("bundle %d tokens > budget 1500", out.BundleResult.TotalTokens)
+				}
+			})
+		}
+	}
+}
+
+// TestGoldenBundlesSCIP records bundles of the samples at budgets that
+// force spans, skeletons and summaries, so that the shape of symbol
+// slices and skeletons of languages known only through SCIP shows in
+// review.
+func TestGoldenBundlesSCIP(t *testing.T) {
+	for _, tc := range []struct {
+		repo, query string
+		budget      int
+	}{
+		{"tssvc", "fix UserService.findByEmail", 1000},
+		{"pysvc", "fix UserService.find_by_email", 1000},
+		{"tssvc", "fix UserService.findByEmail", 2500},
+		{"pysvc", "fix UserService.find_by_email", 2500},
+	} {
+		name := fmt.Sprintf("%s_find_by_email_%d.markdown", tc.repo, tc.budget)
+		t.Run(name, func(t *testing.T) {
+			s := session(t, tc.repo)
+			out, err := s.Query(context.Background(), Request{Query: tc.query, Budget: tc.budget, Format: "markdown", Tokenizer: "o200k"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.BundleResult.TotalTokens > tc.budget {
+				t.Errorf("total tokens %d > budget %d", out.BundleResult.TotalTokens, tc.budget)
+			}
+			checkGolden(t, name, string(out.Bundle))
+		})
+	}
+}
+
+// TestSCIPStaleFallsBack edits a copy of the TypeScript sample after its
+// index was made: the edited file loses its index symbols and is named in
+// a problem; the others keep theirs; the query still answers.
+func TestSCIPStaleFallsBack(t *testing.T) {
+	root := copyTree(t, filepath.Join(repoRoot(t), "testdata", "tssvc"))
+	p := filepath.Join(root, "src", "util", "email.ts")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, append([]byte("// a line added after indexing\n"), data...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(context.Background(), root, LoadOptions{NoHistory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named bool
+	for _, pr := range s.Facts.Problems {
+		if pr.Path == "src/util/email.ts" && strings.Contains(pr.Msg, "changed since SCIP index index.scip was made") {
+			named = true
+		}
+	}
+	if !named {
+		t.Errorf("no problem names the stale file: %v", s.Facts.Problems)
+	}
+	fid, ok := s.Facts.FileByPath("src/util/email.ts")
+	if !ok {
+		t.Fatal("the stale file is not in the facts at all; want it as text")
+	}
+	if n := len(s.Facts.SymbolsIn(fid)); n != 0 || !s.Facts.Files[fid].Degraded {
+		t.Errorf("stale file: %d symbols, degraded %v; want none, degraded", n, s.Facts.Files[fid].Degraded)
+	}
+	other, _ := s.Facts.FileByPath("src/service/user.ts")
+	if len(s.Facts.SymbolsIn(other)) == 0 {
+		t.Error("an unchanged file lost its symbols")
+	}
+	out, err := s.Query(context.Background(), Request{Query: "normalizeEmail lower-cases", Budget: 4000, Format: "json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rankOf(out, "src/util/email.ts"); r == 0 || r > 5 {
+		t.Errorf("the stale file ranks %d, want it found by its words in the top 5", r)
+	}
+}
+
+// TestSCIPNoSCIP: --no-scip reads no index, so a repository of only
+// TypeScript has nothing to analyse, and says so.
+func TestSCIPNoSCIP(t *testing.T) {
+	s, err := Open(context.Background(), filepath.Join(repoRoot(t), "testdata", "tssvc"), LoadOptions{NoHistory: true, NoSCIP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Facts.Files) != 0 {
+		t.Errorf("%d files with NoSCIP, want none", len(s.Facts.Files))
+	}
+	var said bool
+	for _, p := range s.Facts.Problems {
+		said = said || p.Kind == analyze.ProblemSkipped && strings.Contains(p.Msg, "no SCIP index")
+	}
+	if !said {
+		t.Errorf("problems %v do not say why nothing was analysed", s.Facts.Problems)
+	}
+}

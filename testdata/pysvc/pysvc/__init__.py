@@ -1,0 +1,1 @@
+"""A small user service: accounts, sessions and the HTTP handlers over them."""
