@@ -297,7 +297,7 @@ func TestEmptyRepository(t *testing.T) {
 	if r.Code != 0 || len(clitest.ParseBundle(t, r).Files) != 0 {
 		t.Fatalf("want exit 0 and an empty bundle\n%s", r)
 	}
-	if want := "no Go or Rust source files found; nothing to analyse"; !strings.Contains(r.Stderr, want) {
+	if want := "no Go or Rust source files and no SCIP index found; nothing to analyse"; !strings.Contains(r.Stderr, want) {
 		t.Errorf("stderr lacks %q\n%s", want, r)
 	}
 }
