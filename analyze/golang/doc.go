@@ -13,7 +13,9 @@
 // package graph only: names, files and imports, never export data. go list
 // runs offline and may not touch the repository: when go.sum lacks entries
 // for modules already in the module cache, it is retried once with -mod=mod
-// on a temporary copy of go.mod and go.sum. The loader then
+// on a temporary copy of go.mod and go.sum (offline, without asking the
+// checksum database about modules the go command verified when it
+// downloaded them). The loader then
 // parses and type-checks everything itself, in dependency order on a bounded
 // pool of workers: repository packages in full, dependencies (standard
 // library, module cache, vendor) from their declarations only, with function

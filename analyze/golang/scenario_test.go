@@ -31,8 +31,15 @@ import (
 //	package PATH IMPORTPATH                          the file's package has that import path
 //	binary PATH / invalid-utf8 PATH                  write such a file before loading
 //	option syntax-only | skip-tests | all-dirs | no-go | max-file-size N
+//	module MODPATH VERSION DIR                       the archive's files under DIR/ are that module
 //
 // The archive's first paragraph is prose.
+//
+// A scenario never depends on what this machine's module cache happens to
+// hold: one with module directives gets a module cache of its own, filled
+// from a file:// proxy built from the archive, and loads with it (the
+// files under DIR/ are not written into the repository). One without them
+// needs no module outside the standard library.
 func TestScenarios(t *testing.T) {
 	paths, err := filepath.Glob("testdata/scenarios/*.txtar")
 	if err != nil || len(paths) == 0 {
@@ -53,8 +60,12 @@ func TestScenarios(t *testing.T) {
 				t.Parallel()
 			}
 			root := t.TempDir()
-			writeArchive(t, root, ar)
+			mods := scenarioModules(t, ar)
+			writeArchive(t, root, withoutModules(ar, mods))
 			var opt Options
+			if len(mods) > 0 {
+				opt.Env = privateModuleCache(t, ar, mods)
+			}
 			var checks [][]string
 			_, spec, _ := strings.Cut(string(ar.Comment), "\n\n") // prose, then directives
 			for _, line := range strings.Split(spec, "\n") {
@@ -66,6 +77,8 @@ func TestScenarios(t *testing.T) {
 					t.Fatalf("unknown directive %q", line)
 				}
 				switch f[0] {
+				case "module":
+					// Handled above.
 				case "binary":
 					writeFile(t, root, f[1], []byte("package x\x00\x01\x02\x03\xff\xfe"))
 				case "invalid-utf8":
@@ -117,7 +130,7 @@ func TestScenarios(t *testing.T) {
 
 var directives = map[string]bool{
 	"file": true, "!file": true, "symbol": true, "edge": true, "!edge": true, "problem": true, "!problem": true,
-	"import": true, "package": true, "binary": true, "invalid-utf8": true, "option": true,
+	"import": true, "package": true, "binary": true, "invalid-utf8": true, "option": true, "module": true,
 }
 
 func isDirective(w string) bool { return directives[w] }
