@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/internal/testenv"
 )
 
 // The test binary doubles as a fake language server: with
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(envFakeMode); mode != "" {
 		os.Exit(runFakeServer(mode, os.Stdin, os.Stdout))
 	}
-	os.Exit(m.Run())
+	os.Exit(testenv.Run(m))
 }
 
 // fakeScript is a canned table of answers: for each method, the first

@@ -8,11 +8,17 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ctxexpand/ctxexpand/internal/testenv"
 )
 
 // TestMain points the on-disk index of every command run by the tests at
 // a temporary directory, so that tests never read or fill the user's.
 func TestMain(m *testing.M) {
+	home, err := testenv.Setup()
+	if err != nil {
+		panic(err)
+	}
 	dir, err := os.MkdirTemp("", "ctxexpand-cli-test-index-")
 	if err != nil {
 		panic(err)
@@ -20,6 +26,7 @@ func TestMain(m *testing.M) {
 	os.Setenv(cacheDirEnv, dir)
 	code := m.Run()
 	os.RemoveAll(dir)
+	os.RemoveAll(home)
 	os.Exit(code)
 }
 

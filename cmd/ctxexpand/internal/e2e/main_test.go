@@ -5,9 +5,10 @@ import (
 	"testing"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
+	"github.com/ctxexpand/ctxexpand/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
 	clitest.MainIfChild()
-	os.Exit(m.Run())
+	os.Exit(testenv.Run(m))
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctxexpand/ctxexpand/internal/testenv"
 )
 
 // The scenario repository of the tool tests: a copy of testdata/gosvc
@@ -94,7 +96,7 @@ var shared struct {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := testenv.Run(m)
 	if shared.cs != nil {
 		shared.cs.Close()
 	}
