@@ -27,6 +27,13 @@ var goplsRun struct {
 	elapsed time.Duration
 }
 
+// goplsRequestTimeout bounds each request of these tests to gopls. They
+// check which edges gopls gives, not how fast: a fresh gopls (its cache
+// under the tests' own empty home) on a busy machine can take longer than
+// the default 30 s for one request, and a request that times out loses
+// its edges.
+const goplsRequestTimeout = 2 * time.Minute
+
 // goplsFacts loads testdata/gosvc through gopls, skipping the test where
 // gopls is not installed.
 func goplsFacts(t *testing.T) *analyze.Facts {
@@ -36,12 +43,13 @@ func goplsFacts(t *testing.T) *analyze.Facts {
 		t.Skipf("gopls is not installed (%v); install it with: go install golang.org/x/tools/gopls@v0.21.1", err)
 	}
 	goplsRun.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 		defer cancel()
 		start := time.Now()
 		var mu sync.Mutex
 		goplsRun.facts, goplsRun.err = Load(ctx, gosvc, Options{
-			Command: []string{path},
+			Command:        []string{path},
+			RequestTimeout: goplsRequestTimeout,
 			Logf: func(format string, args ...any) {
 				mu.Lock()
 				defer mu.Unlock()
@@ -277,9 +285,9 @@ func TestGoplsNestedModule(t *testing.T) {
 		"tools/gen/main.go":    "package main\n\nimport \"example.com/gen/lib\"\n\nfunc main() { lib.Render() }\n",
 		"tools/gen/lib/lib.go": "package lib\n\n// Render renders.\nfunc Render() string { return helper() }\n\nfunc helper() string { return \"x\" }\n",
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	fs, err := Load(ctx, root, Options{Command: []string{path}})
+	fs, err := Load(ctx, root, Options{Command: []string{path}, RequestTimeout: goplsRequestTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,9 +319,9 @@ func TestGoplsNestedModule(t *testing.T) {
 func TestGoplsDeterministic(t *testing.T) {
 	first := goplsFacts(t)
 	path, _ := lookCommand("gopls")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	again, err := Load(ctx, gosvc, Options{Command: []string{path}, Concurrency: 1})
+	again, err := Load(ctx, gosvc, Options{Command: []string{path}, Concurrency: 1, RequestTimeout: goplsRequestTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
