@@ -18,6 +18,8 @@ type indexOptions struct {
 	Quiet   bool
 	Timeout time.Duration
 	Cache   cacheOptions
+	// ExportSCIP names a file to write the analysis to as a SCIP index.
+	ExportSCIP string
 }
 
 func newIndexCmd(io *IO) *cobra.Command {
@@ -44,13 +46,14 @@ without analysing anything.`,
 	f.BoolVar(&o.Stats, "stats", false, "show the index's entries, sizes and the last run's hit rates instead of indexing")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no notes or progress on stderr")
 	f.DurationVar(&o.Timeout, "timeout", 0, "stop after this long; what was indexed is kept only when the analysis finished")
+	f.StringVar(&o.ExportSCIP, "export-scip", "", "also write the Go and Rust analysis as a SCIP index to this file (for other tools)")
 	o.Cache.addFlags(f)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
 }
 
 func (o *indexOptions) run(ctx context.Context, io *IO) error {
-	if o.Cache.Off {
+	if o.Cache.Off && o.ExportSCIP == "" {
 		return usagef("--no-cache leaves nothing for index to do")
 	}
 	root, err := resolveRoot(o.Root)
@@ -58,7 +61,7 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 		return err
 	}
 	run := o.Cache.start(io, o.Quiet)
-	if run.st == nil {
+	if run.st == nil && !o.Cache.Off {
 		return fmt.Errorf("the index could not be opened")
 	}
 	if o.Stats {
@@ -91,7 +94,16 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 		return err
 	}
 	run.finish(root)
-	fmt.Fprintf(io.Out, "%s: %s; %s in %v\n", root, s.Facts.Summary(), indexOutcome(run.load.Snapshot), s.LoadTime.Round(time.Millisecond))
+	outcome := indexOutcome(run.load.Snapshot)
+	if o.Cache.Off {
+		outcome = "analysed (not stored: --no-cache)"
+	}
+	fmt.Fprintf(io.Out, "%s: %s; %s in %v\n", root, s.Facts.Summary(), outcome, s.LoadTime.Round(time.Millisecond))
+	if o.ExportSCIP != "" {
+		if err := exportSCIP(o.ExportSCIP, s.Facts, io); err != nil {
+			return err
+		}
+	}
 	if s.Facts.Partial {
 		return errPartial
 	}

@@ -1,14 +1,17 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/scip"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
 
@@ -212,5 +215,63 @@ func TestSCIPNoSCIP(t *testing.T) {
 	}
 	if !said {
 		t.Errorf("problems %v do not say why nothing was analysed", s.Facts.Problems)
+	}
+}
+
+// TestExportSCIPRoundTrip writes the Go and Rust samples' analysis as SCIP
+// indexes, reads them back over the same trees, and checks that every
+// document is fresh (each definition and reference lands on its name) and
+// that every call the analysis found is read back as the same call.
+func TestExportSCIPRoundTrip(t *testing.T) {
+	for _, repo := range []string{"gosvc", "rustsvc"} {
+		t.Run(repo, func(t *testing.T) {
+			root := copyTree(t, filepath.Join(repoRoot(t), "testdata", repo))
+			s, err := Open(context.Background(), root, LoadOptions{NoHistory: true, NoSCIP: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			idx, st := scip.Export(s.Facts, scip.ExportOptions{ToolVersion: "test"})
+			if st.SkippedSymbols != 0 {
+				t.Errorf("%d symbols had a symbol string already taken", st.SkippedSymbols)
+			}
+			var buf bytes.Buffer
+			if err := scip.WriteIndex(&buf, idx); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, "exported.scip"), buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			back, err := scip.Load(context.Background(), root, scip.Options{Indexes: []string{"exported.scip"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(back.Stale) != 0 || len(back.Fresh) != st.Documents {
+				t.Errorf("read back: %d fresh of %d documents, stale %v", len(back.Fresh), st.Documents, back.Stale)
+			}
+			calls := func(f *analyze.Facts) map[string]bool {
+				out := map[string]bool{}
+				for _, e := range f.Edges {
+					if e.Kind != analyze.EdgeCalls || !e.Exact {
+						continue
+					}
+					from, to := &f.Symbols[e.From], &f.Symbols[e.To]
+					out[fmt.Sprintf("%s:%s -> %s:%s", f.Files[from.File].Path, from.QualName(f.Files[from.File].Lang), f.Files[to.File].Path, to.QualName(f.Files[to.File].Lang))] = true
+				}
+				return out
+			}
+			want, got := calls(s.Facts), calls(back.Facts)
+			var missing []string
+			for k := range want {
+				if !got[k] {
+					missing = append(missing, k)
+				}
+			}
+			sort.Strings(missing)
+			if len(want) == 0 || len(missing) > 0 {
+				t.Errorf("%d of %d exact calls not read back: %v", len(missing), len(want), missing)
+			}
+			t.Logf("%s: %d documents, %d symbols, %d occurrences, %d relationships; %d exact calls read back",
+				repo, st.Documents, st.Symbols, st.Occurrences, st.Relationships, len(want))
+		})
 	}
 }
