@@ -97,15 +97,24 @@ func convert(ctx context.Context, root string, indexes []parsedIndex, opt Option
 		defs: map[string]analyze.SymID{}, infos: map[string]*pb.SymbolInformation{},
 		keys: map[string]described{}, seen: map[string]bool{},
 	}
+	// Every symbol's information first: a document may name a symbol
+	// before the document that defines it comes (descriptions are cached).
+	for _, in := range indexes {
+		for _, si := range in.idx.ExternalSymbols {
+			c.addInfo(si)
+		}
+		for _, d := range in.idx.Documents {
+			for _, si := range d.GetSymbols() {
+				c.addInfo(si)
+			}
+		}
+	}
 	var docs []*document
 	for _, in := range indexes {
 		p, idx, prefix := in.path, in.idx, in.dir
 		info := Info{Path: p, Documents: len(idx.Documents)}
 		if ti := idx.GetMetadata().GetToolInfo(); ti != nil {
 			info.Tool = strings.TrimSpace(ti.Name + " " + ti.Version)
-		}
-		for _, si := range idx.ExternalSymbols {
-			c.addInfo(si)
 		}
 		for _, d := range idx.Documents {
 			doc := c.open(d, prefix, p)
@@ -211,9 +220,6 @@ func (c *converter) open(d *pb.Document, prefix, indexPath string) *document {
 		return nil
 	}
 	c.seen[rel] = true
-	for _, si := range d.Symbols {
-		c.addInfo(si)
-	}
 	lang := langOf(d.Language, rel)
 	src, err := analyze.ReadSource(c.root, rel, c.opt.MaxFileSize)
 	if err != nil {

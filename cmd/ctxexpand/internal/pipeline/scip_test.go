@@ -275,3 +275,48 @@ func TestExportSCIPRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestGoldenRankingRustAnalyzer runs the rustsvc ranking cases of
+// TestGoldenRanking again with the rust-analyzer fixture index laid over
+// our analysis (analyze/scip's rafixture_test.go writes it): the product's
+// promises hold, the by-name edges are exact, and the golden files record
+// the rankings next to the ones without it.
+func TestGoldenRankingRustAnalyzer(t *testing.T) {
+	root := filepath.Join(repoRoot(t), "testdata", "rustsvc")
+	s, err := Open(context.Background(), root, LoadOptions{NoHistory: true, SCIP: []string{"rust-analyzer.scip"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.FixedCommit = "0000000000000000000000000000000000000000"
+	for _, e := range s.Facts.Edges {
+		if !e.Exact {
+			t.Errorf("a by-name edge is left: %+v", e)
+		}
+	}
+	for _, tt := range []struct {
+		query, golden, first string
+		within               map[string]int
+	}{
+		{query: "fix UserService::find_by_email", golden: "rustsvc_ra_find_by_email.txt", first: "src/service.rs",
+			within: map[string]int{"src/store/mod.rs": 8, "src/store/memory.rs": 8, "src/models.rs": 8, "src/util.rs": 8, "tests/service_test.rs": 8}},
+		{query: "UserService.find_by_email returns the wrong user", golden: "rustsvc_ra_find_by_email_go_style.txt", first: "src/service.rs"},
+		{query: "the session token expires too early", golden: "rustsvc_ra_session_expiry.txt", first: "src/auth.rs"},
+		{query: "how does the app start", golden: "rustsvc_ra_app_start.txt", first: "src/main.rs"},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			out, err := s.Query(context.Background(), Request{Query: tt.query, Budget: 16000, MaxFiles: 30, Format: "markdown"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if firstPath(out) != tt.first {
+				t.Errorf("first file = %v, want %s", firstPath(out), tt.first)
+			}
+			for p, max := range tt.within {
+				if r := rankOf(out, p); r == 0 || r > max {
+					t.Errorf("%s ranks %d, want 1..%d", p, r, max)
+				}
+			}
+			checkGolden(t, tt.golden, rankingText(out))
+		})
+	}
+}
