@@ -108,26 +108,26 @@ func TestParseErrors(t *testing.T) {
 		want     []string // each error's text, in order
 	}{
 		{"unknown top-level key", "budget = 1\nbudjet = 2\n",
-			[]string{`c.toml:2:1: unknown key "budjet" at the top level (did you mean "budget"?); known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, files, weights`}},
+			[]string{`c.toml:2:1: unknown key "budjet" at the top level (did you mean "budget"?); known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, scip, files, weights`}},
 		{"unknown key in a table", "[weights]\nseed = 1\nsead = 2\n",
 			[]string{`c.toml:3:1: unknown key "weights.sead" in [weights] (did you mean "seed"?); known keys: seed, explicit, graph, lexical, symbol_lexical, path, test, generated, vendored, example`}},
 		{"several unknown keys, by position", "zzz = 1\n[files]\nexcludes = []\n",
 			[]string{
-				`c.toml:1:1: unknown key "zzz" at the top level; known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, files, weights`,
+				`c.toml:1:1: unknown key "zzz" at the top level; known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, scip, files, weights`,
 				`c.toml:3:1: unknown key "files.excludes" in [files] (did you mean "exclude"?); known keys: exclude, include, generated, skip_generated, skip_vendored`,
 			}},
 		{"unknown table", "[file]\nexclude = []\n",
-			[]string{`c.toml:1:2: unknown key "file" at the top level (did you mean "files"?); known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, files, weights`}},
+			[]string{`c.toml:1:2: unknown key "file" at the top level (did you mean "files"?); known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, scip, files, weights`}},
 		{"unknown keys and a wrong type together", "max_file = 3\n[weights]\nseed = \"high\"\nsead = 1\n",
 			[]string{
-				`c.toml:1:1: unknown key "max_file" at the top level (did you mean "max_files"?); known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, files, weights`,
+				`c.toml:1:1: unknown key "max_file" at the top level (did you mean "max_files"?); known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, scip, files, weights`,
 				`c.toml:3:8: weights.seed: want a number, got a string`,
 				`c.toml:4:1: unknown key "weights.sead" in [weights] (did you mean "seed"?); known keys: seed, explicit, graph, lexical, symbol_lexical, path, test, generated, vendored, example`,
 			}},
 		{"unknown keys and bad values together", "depth = 11\nzz = 1\n",
 			[]string{
 				`c.toml:1: depth: must be between 0 (the strategy decides) and 10, got 11`,
-				`c.toml:2:1: unknown key "zz" at the top level; known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, files, weights`,
+				`c.toml:2:1: unknown key "zz" at the top level; known keys: budget, tokenizer, format, strategy, depth, max_files, no_tests, timeout, scip, files, weights`,
 			}},
 		{"string for an integer", `budget = "lots"` + "\n", []string{`c.toml:1:10: budget: want a positive integer (tokens), got a string`}},
 		{"float for an integer", "max_files = 1.5\n", []string{`c.toml:1:13: max_files: want a positive integer, got a float`}},

@@ -106,7 +106,7 @@ func decodeErrors(name string, data []byte, err error) Errors {
 
 // tables are the tables of the format and their keys.
 var tables = map[string][]string{
-	"":        {"budget", "tokenizer", "format", "strategy", "depth", "max_files", "no_tests", "timeout", "files", "weights"},
+	"":        {"budget", "tokenizer", "format", "strategy", "depth", "max_files", "no_tests", "timeout", "scip", "files", "weights"},
 	"files":   {"exclude", "include", "generated", "skip_generated", "skip_vendored"},
 	"weights": {"seed", "explicit", "graph", "lexical", "symbol_lexical", "path", "test", "generated", "vendored", "example"},
 }
