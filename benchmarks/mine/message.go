@@ -50,7 +50,7 @@ var (
 	bareRefRe  = regexp.MustCompile(`([\w.-]+/[\w.-]+)?#\d+\b|\bGH-\d+\b`)
 	mdImageRe  = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
 	mdLinkRe   = regexp.MustCompile(`\[([^\]]+)\]\((https?://|#)[^)]*\)`)
-	urlRe      = regexp.MustCompile(`<?https?://[^\s>)\]]*[^\s>)\].,;:!?'"]>?`)
+	urlRe      = regexp.MustCompile(`<?https?://[^\s>)\]]*>?`)
 	spaceParen = regexp.MustCompile(`\s+\)`)
 	emptyParen = regexp.MustCompile(`\s\(\s*[,;:]?\s*\)`)
 	// "()" after a name goes too: the dev split writes "Copy copies" for
@@ -79,7 +79,7 @@ var (
 // and description. ok is false for merges of branches and tags, which
 // carry no description.
 func parseMessage(raw string) (m message, ok bool) {
-	raw = strings.ReplaceAll(raw, "\r\n", "\n")
+	raw = strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\r", "\n")
 	raw = strings.TrimLeft(raw, "\n")
 	subject, body := splitSubject(raw)
 	switch {
@@ -148,7 +148,7 @@ func cleanInline(s string) string {
 	s = mdLinkRe.ReplaceAllString(s, "$1")
 	s = parenRefRe.ReplaceAllString(s, "")
 	s = verbRefRe.ReplaceAllString(s, "")
-	s = urlRe.ReplaceAllString(s, "")
+	s = urlRe.ReplaceAllStringFunc(s, urlTail)
 	s = bareRefRe.ReplaceAllString(s, "")
 	s = emptyParen.ReplaceAllString(s, "")
 	s = callParens.ReplaceAllString(s, "")
@@ -156,6 +156,13 @@ func cleanInline(s string) string {
 	s = spacePunct.ReplaceAllString(s, "$1$2")
 	s = spaceParen.ReplaceAllString(s, ")")
 	return strings.TrimSpace(s)
+}
+
+// urlTail replaces a URL by the sentence punctuation that ended it: in
+// "see https://x.y/z." the final dot belongs to the sentence.
+func urlTail(u string) string {
+	u = strings.TrimSuffix(u, ">")
+	return u[len(strings.TrimRight(u, ".,;:!?'\"")):]
 }
 
 // droppable reports whether a body line carries nothing a reader of the

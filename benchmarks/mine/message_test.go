@@ -36,6 +36,7 @@ func TestCommitQuery(t *testing.T) {
 			"fix deserialization of untagged variants within\ntagged enums\n\nBody here.\n", "fix deserialization of untagged variants within. Body here."},
 		{"empty call parentheses and inline fixes reference",
 			"Fix Copy() of errors\n\nThis fixes #12. Now Copy() copies Errors.\n", "Fix Copy of errors. This. Now Copy copies Errors."},
+		{"a bare scheme is a URL too", "fix https:// links (see http://)", "fix links (see)"},
 		{"a dot before a word stays attached", "cmd: fix detection of .caddyfile extension", "cmd: fix detection of .caddyfile extension"},
 		{"GitHub merge commit: the pull request's title and body",
 			"Merge pull request #32525 from someone/fix-eof\n\nfix(loader): do not drop values files at a 4096-byte boundary\n\nThe reader stopped one buffer early.\n",
