@@ -10,6 +10,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/scip"
@@ -343,5 +346,51 @@ func lintSCIP(t *testing.T, path string) {
 			continue
 		}
 		t.Errorf("scip lint: %s", line)
+	}
+}
+
+// TestSCIPThroughIndex: a repository whose analysis comes from a SCIP index
+// is answered the same with and without the on-disk index; a warm run
+// loads the snapshot; editing a TypeScript file or regenerating the SCIP
+// index invalidates it.
+func TestSCIPThroughIndex(t *testing.T) {
+	root := copyTree(t, filepath.Join(repoRoot(t), "testdata", "tssvc"))
+	st := openIndex(t, t.TempDir(), nil)
+	const q = "fix UserService.findByEmail"
+	plain := runQuery(t, root, nil, q)
+	cold := runQuery(t, root, st, q)
+	warm := runQuery(t, root, st, q)
+	if cold.snapshot != snapshotMiss || warm.snapshot != snapshotHit {
+		t.Errorf("snapshots cold %q, warm %q; want miss then hit", cold.snapshot, warm.snapshot)
+	}
+	for _, o := range []outcome{cold, warm} {
+		if o.text != plain.text {
+			t.Errorf("through the index the answer differs:\n%s", cmp.Diff(plain.text, o.text))
+		}
+	}
+	editFile(t, root, "src/util/email.ts", func(s string) string { return "// edited\n" + s })
+	edited := runQuery(t, root, st, q)
+	if edited.snapshot != snapshotMiss || !strings.Contains(edited.text, "src/util/email.ts") {
+		t.Errorf("after editing a TypeScript file: snapshot %q", edited.snapshot)
+	}
+	if again := runQuery(t, root, nil, q); again.text != edited.text {
+		t.Errorf("the edited tree answers differently with the index:\n%s", cmp.Diff(again.text, edited.text))
+	}
+	// A regenerated index (here: the same bytes, written anew with a later
+	// time) is a new input.
+	idx := filepath.Join(root, "index.scip")
+	data, err := os.ReadFile(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	if err := os.WriteFile(idx, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(idx, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if o := runQuery(t, root, st, q); o.snapshot != snapshotMiss {
+		t.Errorf("after rewriting index.scip: snapshot %q, want a miss", o.snapshot)
 	}
 }
