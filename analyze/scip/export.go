@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	toml "github.com/pelletier/go-toml/v2"
 	"golang.org/x/mod/modfile"
 	"google.golang.org/protobuf/proto"
 
@@ -187,6 +189,8 @@ type exporter struct {
 	fs       *analyze.Facts
 	texts    map[analyze.FileID][]string
 	goModule string
+	inline   map[analyze.FileID][]analyze.SymID
+	cargo    map[string]*pb.Package // by directory; nil: no package there
 }
 
 // text is a file's lines, read once ("" lines when it cannot be read).
@@ -304,36 +308,150 @@ func (e *exporter) symbol(id analyze.SymID) string {
 		ds = append(ds, &pb.Descriptor{Name: s.Name, Suffix: suffix(s.Kind, false)})
 		return pb.VerboseSymbolFormatter.FormatSymbol(&pb.Symbol{Scheme: "scip-go", Package: &pb.Package{Manager: "gomod", Name: module, Version: "."}, Descriptors: ds})
 	case analyze.LangRust:
-		if s.Kind == analyze.KindImpl {
+		if s.Kind == analyze.KindImpl || f.PkgName == "" {
 			return ""
 		}
-		crate := f.PkgName
-		if crate == "" {
-			return ""
-		}
+		pkg := e.cargoPackage(f.Path, f.PkgName)
 		var ds []*pb.Descriptor
-		mods := strings.Split(f.Package, "::")
-		for _, m := range mods[1:] { // the first is the crate itself
-			if m != "" {
-				ds = append(ds, &pb.Descriptor{Name: m, Suffix: pb.Descriptor_Namespace})
-			}
+		for _, m := range e.rustModules(id) {
+			ds = append(ds, &pb.Descriptor{Name: m, Suffix: pb.Descriptor_Namespace})
 		}
-		if s.Container != "" {
-			parentTrait := s.Parent != analyze.NoSym && e.fs.Symbols[s.Parent].Kind == analyze.KindTrait
-			switch {
-			case parentTrait:
-				ds = append(ds, &pb.Descriptor{Name: s.Container, Suffix: pb.Descriptor_Type})
-			case s.Kind == analyze.KindField || s.Kind == analyze.KindVariant:
-				ds = append(ds, &pb.Descriptor{Name: s.Container, Suffix: pb.Descriptor_Type})
-			default:
-				ds = append(ds, &pb.Descriptor{Name: "impl", Suffix: pb.Descriptor_Type},
-					&pb.Descriptor{Name: s.Container, Suffix: pb.Descriptor_TypeParameter})
+		if s.Parent != analyze.NoSym && e.fs.Symbols[s.Parent].Kind == analyze.KindImpl {
+			// impl#[SelfType] or impl#[SelfType][Trait], the types as written.
+			p := &e.fs.Symbols[s.Parent]
+			header := ImplHeader(p.Signature, p.Name)
+			self, trait := header, ""
+			if tr, ty, ok := strings.Cut(header, " for "); ok {
+				self, trait = strings.TrimSpace(ty), strings.TrimSpace(tr)
 			}
+			ds = append(ds, &pb.Descriptor{Name: "impl", Suffix: pb.Descriptor_Type}, &pb.Descriptor{Name: self, Suffix: pb.Descriptor_TypeParameter})
+			if trait != "" {
+				ds = append(ds, &pb.Descriptor{Name: trait, Suffix: pb.Descriptor_TypeParameter})
+			}
+		} else if s.Container != "" {
+			ds = append(ds, &pb.Descriptor{Name: s.Container, Suffix: pb.Descriptor_Type})
 		}
 		ds = append(ds, &pb.Descriptor{Name: s.Name, Suffix: suffix(s.Kind, true)})
-		return pb.VerboseSymbolFormatter.FormatSymbol(&pb.Symbol{Scheme: "rust-analyzer", Package: &pb.Package{Manager: "cargo", Name: crate, Version: "."}, Descriptors: ds})
+		return pb.VerboseSymbolFormatter.FormatSymbol(&pb.Symbol{Scheme: "rust-analyzer", Package: pkg, Descriptors: ds})
 	}
 	return ""
+}
+
+// rustModules is the module path of a Rust declaration inside its crate:
+// its file's modules ("store::memory") and the inline modules around it
+// ("tests").
+func (e *exporter) rustModules(id analyze.SymID) []string {
+	s := &e.fs.Symbols[id]
+	f := &e.fs.Files[s.File]
+	var out []string
+	if parts := strings.Split(f.Package, "::"); len(parts) > 1 {
+		for _, m := range parts[1:] { // the first is the crate itself
+			if m != "" {
+				out = append(out, m)
+			}
+		}
+	}
+	for _, m := range e.inlineModules(s.File) {
+		o := &e.fs.Symbols[m]
+		if m != id && s.DeclLine > o.Start && s.End <= o.End {
+			out = append(out, o.Name)
+		}
+	}
+	return out
+}
+
+// inlineModules are the modules written with a body in file f (mod tests
+// { … }), outermost first.
+func (e *exporter) inlineModules(f analyze.FileID) []analyze.SymID {
+	if e.inline == nil {
+		e.inline = map[analyze.FileID][]analyze.SymID{}
+		for i, s := range e.fs.Symbols {
+			if s.Kind == analyze.KindModule && s.End > s.DeclLine {
+				e.inline[s.File] = append(e.inline[s.File], analyze.SymID(i))
+			}
+		}
+	}
+	return e.inline[f]
+}
+
+// cargoPackage is the package rust-analyzer names a file's symbols with:
+// the name and version in the [package] table of the nearest Cargo.toml
+// above the file ("user-svc", "0.1.0"); the crate name and "." when there
+// is none.
+func (e *exporter) cargoPackage(rel, crate string) *pb.Package {
+	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
+		if p, ok := e.cargo[dir]; ok {
+			if p != nil {
+				return p
+			}
+		} else {
+			p := readCargoPackage(filepath.Join(e.fs.Root, filepath.FromSlash(dir), "Cargo.toml"))
+			if e.cargo == nil {
+				e.cargo = map[string]*pb.Package{}
+			}
+			e.cargo[dir] = p
+			if p != nil {
+				return p
+			}
+		}
+		if dir == "." || dir == "/" || dir == "" {
+			return &pb.Package{Manager: "cargo", Name: crate, Version: "."}
+		}
+	}
+}
+
+// readCargoPackage reads the [package] name and version of a Cargo.toml,
+// or nil.
+func readCargoPackage(file string) *pb.Package {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var m struct {
+		Package struct {
+			Name    string `toml:"name"`
+			Version any    `toml:"version"` // a string, or { workspace = true }
+		} `toml:"package"`
+	}
+	if toml.Unmarshal(data, &m) != nil || m.Package.Name == "" {
+		return nil
+	}
+	version, _ := m.Package.Version.(string)
+	if version == "" {
+		version = "."
+	}
+	return &pb.Package{Manager: "cargo", Name: m.Package.Name, Version: version}
+}
+
+// ImplHeader is a Rust impl's header as written, without "impl" and its
+// generic parameters ("impl<S: Store> UserService<S>" → "UserService<S>",
+// "impl From<E> for X" → "From<E> for X"), which is how rust-analyzer
+// displays the types in impl#[…][…]; fallback when sig is not an impl
+// header.
+func ImplHeader(sig, fallback string) string {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(sig), "impl")
+	if !ok {
+		return fallback
+	}
+	rest = strings.TrimSpace(rest)
+	if strings.HasPrefix(rest, "<") {
+		depth := 0
+		for i, c := range rest {
+			if c == '<' {
+				depth++
+			} else if c == '>' {
+				depth--
+				if depth == 0 {
+					rest = rest[i+1:]
+					break
+				}
+			}
+		}
+	}
+	if i := strings.Index(rest, " where "); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "{"))
 }
 
 // suffix is the descriptor suffix of a declaration's kind.

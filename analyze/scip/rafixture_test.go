@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/rust"
 	pb "github.com/sourcegraph/scip/bindings/go/scip"
@@ -172,7 +174,7 @@ func buildRAFixture(t *testing.T, root string) ([]byte, []string) {
 		if s.Parent == analyze.NoSym || facts.Symbols[s.Parent].Kind != analyze.KindImpl {
 			return "", "", false
 		}
-		name := implHeader(facts.Symbols[s.Parent].Signature, facts.Symbols[s.Parent].Name)
+		name := ImplHeader(facts.Symbols[s.Parent].Signature, facts.Symbols[s.Parent].Name)
 		if tr, ty, found := strings.Cut(name, " for "); found {
 			return strings.TrimSpace(ty), strings.TrimSpace(tr), true
 		}
@@ -515,92 +517,35 @@ func qualifier(text string) string {
 	return text[i:]
 }
 
-// implHeader is an impl's header as written, without "impl" and its
-// generic parameters ("impl<S: Store> UserService<S>" → "UserService<S>"),
-// which is how rust-analyzer displays the types in impl#[…][…]; fallback
-// when the signature is not an impl header.
-func implHeader(sig, fallback string) string {
-	rest, ok := strings.CutPrefix(strings.TrimSpace(sig), "impl")
-	if !ok {
-		return fallback
+// TestExportFollowsRustAnalyzerScheme: the symbols our export gives
+// rustsvc's declarations are the ones rust-analyzer's scheme gives them
+// (as the fixture writes it), so an index of ours and one of
+// rust-analyzer's name the same things the same way.
+func TestExportFollowsRustAnalyzerScheme(t *testing.T) {
+	root := sample(t, "rustsvc")
+	facts, err := rust.Load(context.Background(), root, rust.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	rest = strings.TrimSpace(rest)
-	if strings.HasPrefix(rest, "<") {
-		depth := 0
-		for i, c := range rest {
-			if c == '<' {
-				depth++
-			} else if c == '>' {
-				depth--
-				if depth == 0 {
-					rest = rest[i+1:]
-					break
+	facts.Normalize()
+	ours, _ := Export(facts, ExportOptions{})
+	ra, err := ReadFile(filepath.Join(root, raFixture), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs := func(idx *pb.Index) []string {
+		var out []string
+		for _, d := range idx.Documents {
+			for _, o := range d.Occurrences {
+				if o.SymbolRoles&int32(pb.SymbolRole_Definition) != 0 {
+					out = append(out, d.RelativePath+" "+o.Symbol)
 				}
 			}
 		}
+		sort.Strings(out)
+		return out
 	}
-	if i := strings.Index(rest, " where "); i >= 0 {
-		rest = rest[:i]
+	if diff := cmp.Diff(defs(ra), defs(ours)); diff != "" {
+		t.Errorf("definitions (-rust-analyzer fixture +our export):\n%s", diff)
 	}
-	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "{"))
-}
-
-// TestRustAnalyzerImport lays the rust-analyzer fixture over our own
-// analysis of rustsvc: every document is fresh, the edges our analysis
-// matched by name become exact, and trait implementations are decoded
-// from the impl#[Type][Trait] symbols.
-func TestRustAnalyzerImport(t *testing.T) {
-	root := sample(t, "rustsvc")
-	base, err := rust.Load(context.Background(), root, rust.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base.Normalize()
-	var byNameBefore []string
-	for _, e := range base.Edges {
-		if !e.Exact {
-			byNameBefore = append(byNameBefore, edgeName(base, e))
-		}
-	}
-	r, err := Load(context.Background(), root, Options{Indexes: []string{raFixture}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.Stale) != 0 || len(r.Fresh) != len(base.Files) {
-		t.Fatalf("fresh %d of %d files, stale %v, problems %v", len(r.Fresh), len(base.Files), r.Stale, r.Facts.Problems)
-	}
-	st := Merge(base, r)
-	base.Normalize()
-	t.Logf("merge: %+v; by-name edges before: %d", st, len(byNameBefore))
-	if len(byNameBefore) == 0 || st.Dropped != len(byNameBefore) {
-		t.Errorf("%d by-name edges before, %d dropped", len(byNameBefore), st.Dropped)
-	}
-	after := map[string]analyze.Edge{}
-	for _, e := range base.Edges {
-		after[edgeName(base, e)] = e
-		if !e.Exact {
-			t.Errorf("edge %s still by name", edgeName(base, e))
-		}
-	}
-	for _, name := range byNameBefore {
-		if e, ok := after[name]; !ok || !e.Exact || e.Origin != analyze.OriginSCIP {
-			t.Errorf("by-name edge %s: after the import %+v (present %v), want exact from SCIP", name, e, ok)
-		}
-	}
-	for _, want := range []string{
-		"MemoryStore::find_user_by_email -implements-> Store::find_user_by_email",
-		"MemoryStore -implements-> Store",
-		"UserService::find_by_email -calls-> Store::find_user_by_email",
-		"UserService::find_by_email -calls-> normalize_email",
-		"SessionRegistry::purge_expired -calls-> Clock::now",
-	} {
-		if e, ok := after[want]; !ok || e.Origin != analyze.OriginSCIP {
-			t.Errorf("no edge %s from the index", want)
-		}
-	}
-}
-
-func edgeName(f *analyze.Facts, e analyze.Edge) string {
-	from, to := &f.Symbols[e.From], &f.Symbols[e.To]
-	return fmt.Sprintf("%s -%s-> %s", from.QualName(f.Files[from.File].Lang), e.Kind, to.QualName(f.Files[to.File].Lang))
 }
