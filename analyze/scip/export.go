@@ -36,7 +36,7 @@ type ExportStats struct {
 // Export writes the Go and Rust files of facts as a SCIP index: per file a
 // document, per declaration a global symbol in the scheme of the
 // language's indexer (scip-go's for Go: "scip-go gomod MODULE . `IMPORT/PATH`/Type#Method().";
-// rust-analyzer's for Rust: "rust-analyzer cargo CRATE . module/impl#[Type]method()."),
+// rust-analyzer's for Rust: "rust-analyzer cargo PACKAGE VERSION module/impl#[Type][Trait]method()."),
 // a definition occurrence at its name with the declaration's lines as
 // enclosing range, a reference occurrence for each calls, references and
 // macro edge at the first place it occurs (the facts keep one place per

@@ -106,7 +106,7 @@ func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOpti
 	}
 	var inputs, goFiles []string
 	indexes := opt.scipIndexes(root)
-	scipInput := scipInputs(root, indexes)
+	scipInput := scipInputs(indexes)
 	for _, p := range all {
 		base := path.Base(p)
 		switch {

@@ -67,7 +67,7 @@ func applySCIP(ctx context.Context, root string, facts *analyze.Facts, opt LoadO
 // scipInputs says which repository files a load with these indexes
 // depends on besides Go and Rust sources: the sources of the languages
 // known only through SCIP (an edit makes their documents stale).
-func scipInputs(root string, indexes []string) func(rel string) bool {
+func scipInputs(indexes []string) func(rel string) bool {
 	if len(indexes) == 0 {
 		return func(string) bool { return false }
 	}
