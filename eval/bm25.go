@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/bm25"
 )
 
 // BM25 is the benchmark's published baseline: Okapi BM25 over whole source
@@ -26,7 +26,7 @@ type BM25 struct {
 }
 
 // NewBM25 returns the baseline with the README's parameters.
-func NewBM25() *BM25 { return &BM25{K1: 1.2, B: 0.75, PathWeight: 3} }
+func NewBM25() *BM25 { return &BM25{K1: bm25.K1, B: bm25.B, PathWeight: bm25.PathWeight} }
 
 // Name implements Ranker.
 func (*BM25) Name() string { return "bm25" }
@@ -202,59 +202,12 @@ func PackWholeFiles(paths []string, sizes []int64, budgets []int) map[int][]stri
 	return out
 }
 
-// stopWords are dropped from queries and documents: English function
-// words, and the verbs and nouns of commit messages ("fix", "add",
-// "support", "issue") that say what was done, not where. The list is the
-// one that reproduces the README's published baseline figures.
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`
-		a all also an and are as at be but by can do does for from has have i if in
-		into is it its more no not now of on or our should so some than that the
-		then there they this to was we were when which will with you
-		add added adds allow bug fix fixed fixes issue make remove removed
-		support update updated use used`) {
-		m[w] = true
-	}
-	return m
-}()
-
 // IndexTerms calls fn for each term of text: every identifier (a run of
 // letters, digits and underscores not starting with a digit) lower-cased,
 // then, when it splits at camelCase or snake_case boundaries, each part.
-// Stop words are left out.
-func IndexTerms(text []byte, fn func(term string)) {
-	analyze.Identifiers(text, func(tok []byte) {
-		whole := strings.ToLower(string(tok))
-		if !stopWords[whole] {
-			fn(whole)
-		}
-		parts := analyze.SplitIdent(string(tok))
-		if len(parts) < 2 {
-			return
-		}
-		for _, p := range parts {
-			if !stopWords[p] {
-				fn(p)
-			}
-		}
-	})
-}
+// Stop words are left out. It is [bm25.Terms].
+func IndexTerms(text []byte, fn func(term string)) { bm25.Terms(text, fn) }
 
 // QueryTerms returns the distinct index terms of a query in first-seen
-// order and how often each occurs. A term's BM25 contribution counts once
-// per occurrence, as when scoring sums over the query's tokens.
-func QueryTerms(q string) (terms []string, counts []int) {
-	idx := map[string]int{}
-	IndexTerms([]byte(q), func(t string) {
-		i, ok := idx[t]
-		if !ok {
-			i = len(terms)
-			idx[t] = i
-			terms = append(terms, t)
-			counts = append(counts, 0)
-		}
-		counts[i]++
-	})
-	return terms, counts
-}
+// order and how often each occurs ([bm25.QueryTerms]).
+func QueryTerms(q string) (terms []string, counts []int) { return bm25.QueryTerms(q) }

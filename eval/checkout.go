@@ -29,6 +29,14 @@ type Checkouts struct {
 	WorkDir string
 	// Git is the git executable; empty means "git" on PATH.
 	Git string
+	// Rolling keeps one checkout per repository, WorkDir/OWNER+NAME/rolling,
+	// and moves it to each instance's base in turn (checkout, clean,
+	// reflog expired), instead of one directory per base. Analysing many
+	// commits of a repository then reuses the on-disk index of one root,
+	// whose per-file and per-package entries carry over from commit to
+	// commit. The caller must not use a rolling checkout of a repository
+	// for two instances at once (see Run).
+	Rolling bool
 
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
@@ -65,9 +73,32 @@ func (c *Checkouts) Prepare(ctx context.Context, inst Instance) (CheckoutResult,
 		return CheckoutResult{}, fmt.Errorf("resolving work directory: %w", err)
 	}
 	dir := filepath.Join(absWork, RepoDirName(inst.Repo), inst.Base)
+	if c.Rolling {
+		dir = filepath.Join(absWork, RepoDirName(inst.Repo), "rolling")
+	}
 
 	unlock := c.lock(dir)
 	defer unlock()
+
+	if c.Rolling {
+		if _, err := os.Stat(dir); err == nil {
+			missing, err := c.move(ctx, dir, inst.Base)
+			if err == nil {
+				return CheckoutResult{Dir: dir, Reused: true, Missing: missing}, nil
+			}
+			if ctx.Err() != nil {
+				return CheckoutResult{}, ctx.Err()
+			}
+			if err := os.RemoveAll(dir); err != nil {
+				return CheckoutResult{}, fmt.Errorf("removing broken checkout %s: %w", dir, err)
+			}
+		}
+		missing, err := c.build(ctx, gitDir, dir, inst.Base)
+		if err != nil {
+			return CheckoutResult{}, fmt.Errorf("checking out %s at %.12s: %w", inst.Repo, inst.Base, err)
+		}
+		return CheckoutResult{Dir: dir, Missing: missing}, nil
+	}
 
 	if _, err := os.Stat(dir); err == nil {
 		if missing, err := c.verify(ctx, dir, inst.Base); err == nil {
@@ -147,6 +178,25 @@ func (c *Checkouts) build(ctx context.Context, gitDir, dir, base string) ([]stri
 	}
 	ok = true
 	return missing, nil
+}
+
+// move turns the rolling checkout dir to base: a forced detached
+// checkout, untracked files removed, refs deleted and the reflog (which
+// would remember the commit it came from) expired, then verified.
+func (c *Checkouts) move(ctx context.Context, dir, base string) ([]string, error) {
+	if _, err := c.git(ctx, dir, "checkout", "--quiet", "--force", "--detach", base); err != nil {
+		return nil, err
+	}
+	if _, err := c.git(ctx, dir, "clean", "-ffdxq"); err != nil {
+		return nil, err
+	}
+	if err := c.deleteRefs(ctx, dir); err != nil {
+		return nil, err
+	}
+	if _, err := c.git(ctx, dir, "reflog", "expire", "--expire=now", "--all"); err != nil {
+		return nil, err
+	}
+	return c.verify(ctx, dir, base)
 }
 
 // deleteRefs removes every ref (branches, remote-tracking refs, tags) in

@@ -156,3 +156,42 @@ func TestCheckoutErrors(t *testing.T) {
 		t.Errorf("Prepare without directories succeeded")
 	}
 }
+
+// TestRollingCheckout moves one checkout per repository from base to base
+// (forwards and back) and checks each time that only the base and its
+// ancestors are reachable and that nothing of another base is left.
+func TestRollingCheckout(t *testing.T) {
+	fx := buildFixtures(t)
+	insts := fx.instances()
+	co := &Checkouts{ReposDir: fx.reposDir, WorkDir: t.TempDir(), Rolling: true}
+	ctx := context.Background()
+	var dir string
+	for i, inst := range []Instance{insts[0], insts[1], insts[0]} {
+		res, err := co.Prepare(ctx, inst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			dir = res.Dir
+			if res.Reused {
+				t.Errorf("the first checkout says it was reused")
+			}
+		} else if res.Dir != dir || !res.Reused {
+			t.Errorf("checkout %d: %+v, want the rolling directory %s reused", i, res, dir)
+		}
+		if got := runGit(t, dir, "rev-parse", "HEAD"); got != inst.Base {
+			t.Fatalf("checkout %d: HEAD = %s, want %s", i, got, inst.Base)
+		}
+		want := runGit(t, dir, "rev-list", "HEAD")
+		if got := runGit(t, dir, "rev-list", "--all", "--reflog", "HEAD"); got != want {
+			t.Errorf("checkout %d: reachable commits %q, want the base's history %q", i, got, want)
+		}
+		if got := runGit(t, dir, "status", "--porcelain", "--untracked-files=all"); got != "" {
+			t.Errorf("checkout %d: tree not clean: %q", i, got)
+		}
+		// A stray file left by a ranker is removed by the next move.
+		if err := os.WriteFile(filepath.Join(dir, "stray.txt"), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -32,6 +32,18 @@ type Ranking struct {
 	// content is in the bundle built with that many tokens. A budget that
 	// is missing counts as an empty bundle.
 	Bundles map[int][]string
+	// FeatureNames and Candidates are the feature vectors of the files a
+	// learned ranker scores, when the ranker was asked for them (for
+	// training data; see Options.DumpDir).
+	FeatureNames []string
+	Candidates   []Candidate
+}
+
+// Candidate is a file a learned ranker scores, with its features in
+// Ranking.FeatureNames order.
+type Candidate struct {
+	Path     string
+	Features []float64
 }
 
 // RankedFile is one ranked path with the ranker's reasons for it.
@@ -39,6 +51,16 @@ type RankedFile struct {
 	Path    string   `json:"path"`
 	Score   float64  `json:"score"`
 	Reasons []string `json:"reasons,omitempty"`
+	// Contribs are the named parts of the score (each feature's
+	// contribution for a learned ranker), strongest first.
+	Contribs []Contrib `json:"contribs,omitempty"`
+}
+
+// Contrib is one named part of a file's score.
+type Contrib struct {
+	What   string  `json:"what"`
+	Value  float64 `json:"value"`
+	Detail string  `json:"detail,omitempty"`
 }
 
 // Paths returns the ranked paths in order.

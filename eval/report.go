@@ -22,6 +22,9 @@ type Report struct {
 	// and each ranker in run order, the averaged metrics.
 	Summaries []Summary        `json:"summaries"`
 	Instances []InstanceReport `json:"instances"`
+	// Skipped counts instances left out because their feature dump
+	// already existed (Options.DumpDir).
+	Skipped int `json:"skipped,omitempty"`
 }
 
 // InstanceReport is what happened on one instance.

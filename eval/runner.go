@@ -39,6 +39,16 @@ type Options struct {
 	Terminal bool
 	// Git is the git executable; empty means "git" on PATH.
 	Git string
+	// NoBundles skips inc@B: no budgets are asked for (feature dumps).
+	NoBundles bool
+	// Rolling keeps one checkout per repository and moves it from base
+	// to base (Checkouts.Rolling); instances of one repository then run
+	// one at a time, in dataset order, while other repositories run in
+	// parallel.
+	Rolling bool
+	// DumpDir, when set, receives the feature dump of each instance
+	// (dump.go); instances already dumped there are skipped.
+	DumpDir string
 }
 
 // DefaultWorkDir is where checkouts are cached when the caller has no
@@ -68,6 +78,9 @@ func Run(ctx context.Context, opt Options, rankers []Ranker) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opt.NoBundles {
+		budgets = nil
+	}
 	if opt.ReposDir == "" || opt.WorkDir == "" {
 		return nil, fmt.Errorf("%w: a repositories directory and a work directory for checkouts are required", ErrOptions)
 	}
@@ -84,26 +97,64 @@ func Run(ctx context.Context, opt Options, rankers []Ranker) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	skipped := 0
+	if opt.DumpDir != "" {
+		todo := insts[:0:0]
+		for _, in := range insts {
+			if dumped(opt.DumpDir, in) {
+				skipped++
+				continue
+			}
+			todo = append(todo, in)
+		}
+		insts = todo
+	}
 	jobs := max(opt.Jobs, 1)
-	co := &Checkouts{ReposDir: opt.ReposDir, WorkDir: opt.WorkDir, Git: opt.Git}
+	co := &Checkouts{ReposDir: opt.ReposDir, WorkDir: opt.WorkDir, Git: opt.Git, Rolling: opt.Rolling}
 	prog := newProgress(opt.Progress, opt.Terminal, len(insts), start)
 	measureHeap := jobs == 1
+	run := instanceRun{co: co, rankers: rankers, budgets: budgets, timeout: opt.Timeout,
+		measureHeap: measureHeap, prog: prog, dumpDir: opt.DumpDir}
 
 	reports := make([]InstanceReport, len(insts))
-	p := pool.New().WithMaxGoroutines(jobs)
-	for i := range insts {
-		p.Go(func() {
-			reports[i] = runInstance(ctx, co, insts[i], rankers, budgets, opt.Timeout, measureHeap, prog)
-			prog.instanceDone()
-		})
+	if opt.Rolling {
+		// One worker per repository at a time, each taking its
+		// repository's instances in dataset order.
+		byRepo := map[string][]int{}
+		var repos []string
+		for i, in := range insts {
+			if byRepo[in.Repo] == nil {
+				repos = append(repos, in.Repo)
+			}
+			byRepo[in.Repo] = append(byRepo[in.Repo], i)
+		}
+		p := pool.New().WithMaxGoroutines(jobs)
+		for _, repo := range repos {
+			p.Go(func() {
+				for _, i := range byRepo[repo] {
+					reports[i] = run.instance(ctx, insts[i])
+					prog.instanceDone()
+				}
+			})
+		}
+		p.Wait()
+	} else {
+		p := pool.New().WithMaxGoroutines(jobs)
+		for i := range insts {
+			p.Go(func() {
+				reports[i] = run.instance(ctx, insts[i])
+				prog.instanceDone()
+			})
+		}
+		p.Wait()
 	}
-	p.Wait()
 
 	rep := &Report{
 		Dataset:   opt.Dataset,
 		Budgets:   budgets,
 		Jobs:      jobs,
 		Instances: reports,
+		Skipped:   skipped,
 	}
 	for _, r := range rankers {
 		rep.Rankers = append(rep.Rankers, r.Name())
@@ -115,9 +166,21 @@ func Run(ctx context.Context, opt Options, rankers []Ranker) (*Report, error) {
 	return rep, ctx.Err()
 }
 
-// runInstance checks out one instance and runs every ranker on it.
-func runInstance(ctx context.Context, co *Checkouts, inst Instance, rankers []Ranker, budgets []int,
-	timeout time.Duration, measureHeap bool, prog *progress) InstanceReport {
+// instanceRun is what running one instance needs.
+type instanceRun struct {
+	co          *Checkouts
+	rankers     []Ranker
+	budgets     []int
+	timeout     time.Duration
+	measureHeap bool
+	prog        *progress
+	dumpDir     string
+}
+
+// instance checks out one instance, runs every ranker on it and writes
+// the feature dump when one is asked for.
+func (r instanceRun) instance(ctx context.Context, inst Instance) InstanceReport {
+	co, rankers, budgets, timeout, measureHeap, prog := r.co, r.rankers, r.budgets, r.timeout, r.measureHeap, r.prog
 	ir := InstanceReport{
 		ID: inst.ID, Repo: inst.Repo, Lang: inst.Lang, Base: inst.Base,
 		Query: inst.Query, Gold: inst.GoldFiles,
@@ -136,25 +199,37 @@ func runInstance(ctx context.Context, co *Checkouts, inst Instance, rankers []Ra
 	ir.CheckoutReused = res.Reused
 	ir.CheckoutMissing = res.Missing
 	view := inst.forRanker()
-	for _, r := range rankers {
-		prog.rankerStart(inst.ID, r.Name())
-		ir.Results = append(ir.Results, runRanker(ctx, r, res.Dir, inst, view, budgets, timeout, measureHeap))
+	dumpDone := r.dumpDir == ""
+	for _, rk := range rankers {
+		prog.rankerStart(inst.ID, rk.Name())
+		result, ranking := runRanker(ctx, rk, res.Dir, inst, view, budgets, timeout, measureHeap)
+		if !dumpDone && result.Error == "" && ranking.FeatureNames != nil {
+			dumpDone = true
+			if err := writeDump(r.dumpDir, inst, makeDump(inst, ranking)); err != nil {
+				result.Error = err.Error()
+			}
+		}
+		ir.Results = append(ir.Results, result)
 	}
 	return ir
 }
 
-// runRanker runs one ranker on one instance and scores its answer.
+// runRanker runs one ranker on one instance and scores its answer; it
+// returns the ranker's answer too.
 func runRanker(ctx context.Context, r Ranker, root string, inst, view Instance, budgets []int,
-	timeout time.Duration, measureHeap bool) RankerResult {
+	timeout time.Duration, measureHeap bool) (RankerResult, Ranking) {
+	var hs *heapSampler
+	if measureHeap {
+		// Before the time limit starts: the sampler collects garbage
+		// first, which on a busy machine can take longer than a short
+		// limit.
+		hs = startHeapSampler()
+	}
 	rctx, cancel := ctx, context.CancelFunc(func() {})
 	if timeout > 0 {
 		rctx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	defer cancel()
-	var hs *heapSampler
-	if measureHeap {
-		hs = startHeapSampler()
-	}
 	t0 := time.Now()
 	rk, err := safeRank(rctx, r, root, view, slices.Clone(budgets))
 	elapsed := time.Since(t0)
@@ -166,7 +241,7 @@ func runRanker(ctx context.Context, r Ranker, root string, inst, view Instance, 
 		res.Error = err.Error()
 		res.Scores = zeroScores(len(inst.GoldFiles), len(budgets))
 		res.GoldDetail = goldDetail(inst.GoldFiles, nil, nil, nil, res.Scores, budgets)
-		return res
+		return res, rk
 	}
 	ranked, idx := scoredList(rk.Files, inst.Lang)
 	res.Scores = ScoreInstance(inst.GoldFiles, ranked, rk.Bundles, budgets)
@@ -177,7 +252,7 @@ func runRanker(ctx context.Context, r Ranker, root string, inst, view Instance, 
 		res.Top = append(res.Top, f)
 	}
 	res.GoldDetail = goldDetail(inst.GoldFiles, rk.Files, idx, rk.Bundles, res.Scores, budgets)
-	return res
+	return res, rk
 }
 
 // goldDetail says, for each gold file, where the ranker put it, why, and

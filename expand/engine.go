@@ -11,6 +11,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/graph"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/rank"
+	"github.com/ctxexpand/ctxexpand/rank/learn"
 )
 
 // Engine holds what is built once per repository.
@@ -23,6 +24,9 @@ type Engine struct {
 	// PriorDetail its wording; both optional (see rank.CombineOptions).
 	Prior       []float64
 	PriorDetail func(analyze.FileID) string
+
+	fanInOnce   sync.Once
+	fanInCounts []int // features.go
 }
 
 // NewEngine builds the graph, the lexical index and the name index over
@@ -63,6 +67,12 @@ type Options struct {
 	// its memory on huge graphs; 0 means DefaultMaxVisits. Reaching it
 	// adds a warning.
 	MaxVisits int
+	// Model, when set, ranks the candidate files (learned.go); nil means
+	// the hand-weighted combination of rank.Combine.
+	Model *learn.Bound
+	// Features asks for the candidates' feature vectors in
+	// Result.Candidates (for training a model).
+	Features bool
 }
 
 // DefaultMaxVisits is the default of Options.MaxVisits.
@@ -112,6 +122,11 @@ type Result struct {
 	// list was cut to MaxFiles.
 	Considered int
 	Warnings   []string
+	// Ranker is RankerLearned or RankerHand.
+	Ranker string
+	// Candidates are the files the learned ranker scores, with their
+	// features (FeatureNames), when Options.Features asked for them.
+	Candidates []Candidate
 }
 
 // Expand runs the pipeline for one plan.
@@ -141,9 +156,11 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 	sb.paths(plan)
 	sb.areas(plan)
 	sb.explicit(explicit)
+	namedSeeds := len(sb.seeds)
 
 	var evidence []rank.Evidence
 	evidence = append(evidence, sb.evidence...)
+	var allVisits []graph.Visit
 	for _, st := range strategies {
 		depth := opt.Depth
 		if depth <= 0 {
@@ -164,6 +181,9 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 			res.Warnings = append(res.Warnings, fmt.Sprintf("the %s walk stopped at its limit of %d symbols; code farther from the seeds was not considered", st.Name, opt.MaxVisits))
 		}
 		evidence = append(evidence, e.graphEvidence(visits)...)
+		if opt.Model != nil || opt.Features {
+			allVisits = append(allVisits, visits...)
+		}
 	}
 	res.Seeds = sb.report()
 
@@ -177,6 +197,26 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		PriorDetail:   e.PriorDetail,
 	})
 	res.Considered = len(ranked)
+	res.Ranker = RankerHand
+	if opt.Model != nil || opt.Features {
+		cands := e.candidates(featureInput{
+			plan:     plan,
+			lex:      lex,
+			plain:    e.Index.ScorePlain(plan.Text),
+			seeds:    sb.bySource,
+			visits:   allVisits,
+			ranked:   ranked,
+			similar:  opt.Similar,
+			resolved: namedSeeds,
+		})
+		if opt.Features {
+			res.Candidates = cands
+		}
+		if opt.Model != nil {
+			ranked = e.learnedRank(cands, ranked, opt.Model, opt.MaxFiles)
+			res.Ranker = RankerLearned
+		}
+	}
 	for _, fr := range ranked {
 		f := &e.Facts.Files[fr.File]
 		if opt.NoTests && f.Category == analyze.CatTest && !fr.Explicit {

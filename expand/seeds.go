@@ -36,6 +36,26 @@ type seedBuilder struct {
 	explicitSpans map[analyze.FileID][]Span
 	// testsWanted: the task is about tests, so test code may seed.
 	testsWanted bool
+	// bySource holds, per file, the strongest seed of each source (the
+	// seed features of the learned ranker, features.go).
+	bySource map[analyze.FileID]*[numFeatures]float64
+}
+
+// note records a seed of the given source in file f for the features.
+func (sb *seedBuilder) note(f analyze.FileID, source string, score float64) {
+	j, ok := seedFeature[source]
+	if !ok {
+		return
+	}
+	if sb.bySource == nil {
+		sb.bySource = map[analyze.FileID]*[numFeatures]float64{}
+	}
+	x := sb.bySource[f]
+	if x == nil {
+		x = &[numFeatures]float64{}
+		sb.bySource[f] = x
+	}
+	x[j] = max(x[j], score)
 }
 
 func (sb *seedBuilder) symSeed(s analyze.SymID, score float64, kind rank.EvidenceKind, source, why string) {
@@ -48,6 +68,7 @@ const pinnedOrder = 1 << 20
 
 func (sb *seedBuilder) symSeedOrder(s analyze.SymID, score float64, kind rank.EvidenceKind, source, why string, order int) {
 	sym := &sb.e.Facts.Symbols[s]
+	sb.note(sym.File, source, score)
 	sb.named = append(sb.named, graph.Seed{Node: sb.e.Graph.SymNode(s), Score: score})
 	sb.evidence = append(sb.evidence, rank.Evidence{File: sym.File, Sym: s, Kind: kind, Score: score, Reason: why, Order: order})
 	sb.seeds = append(sb.seeds, Seed{Label: sb.e.Graph.Label(sb.e.Graph.SymNode(s)), Path: sb.e.Facts.Files[sym.File].Path, Line: sym.DeclLine, Score: score, Source: source})
@@ -58,6 +79,7 @@ func (sb *seedBuilder) fileSeed(f analyze.FileID, score float64, kind rank.Evide
 }
 
 func (sb *seedBuilder) fileSeedOrder(f analyze.FileID, score float64, kind rank.EvidenceKind, source, why string, walk bool, order int) {
+	sb.note(f, source, score)
 	if walk {
 		sb.named = append(sb.named, graph.Seed{Node: sb.e.Graph.FileNode(f), Score: score})
 	}
@@ -205,6 +227,7 @@ func (sb *seedBuilder) areas(plan *query.Plan) {
 			score *= float64(maxDirFiles) / float64(len(files))
 		}
 		for _, fid := range files {
+			sb.note(fid, "area", score)
 			sb.evidence = append(sb.evidence, rank.Evidence{File: fid, Sym: analyze.NoSym, Kind: rank.EvSeed, Score: score, Reason: fmt.Sprintf("in area %s", a)})
 		}
 		sb.seeds = append(sb.seeds, Seed{Label: a + " (area, " + fmt.Sprint(len(files)) + " files)", Score: score, Source: "area"})
@@ -246,6 +269,7 @@ func (sb *seedBuilder) walkSeeds(st Strategy) []graph.Seed {
 		for _, s := range sb.entryPoints() {
 			seeds = append(seeds, graph.Seed{Node: sb.e.Graph.SymNode(s), Score: strengthEntry})
 			sym := &sb.e.Facts.Symbols[s]
+			sb.note(sym.File, "entrypoint", strengthEntry)
 			sb.evidence = append(sb.evidence, rank.Evidence{File: sym.File, Sym: s, Kind: rank.EvSeed, Score: strengthEntry * 0.6, Reason: "entry point " + sb.e.Graph.Label(sb.e.Graph.SymNode(s))})
 			sb.seeds = append(sb.seeds, Seed{Label: sb.e.Graph.Label(sb.e.Graph.SymNode(s)), Path: sb.e.Facts.Files[sym.File].Path, Line: sym.DeclLine, Score: strengthEntry, Source: "entrypoint"})
 		}
@@ -266,6 +290,7 @@ func (sb *seedBuilder) walkSeeds(st Strategy) []graph.Seed {
 		for _, ls := range topSymbols(sb.lex.Sym, st.LexicalSeeds, keep) {
 			seeds = append(seeds, graph.Seed{Node: sb.e.Graph.SymNode(ls.sym), Score: st.LexicalSeedScale * ls.norm})
 			sym := &sb.e.Facts.Symbols[ls.sym]
+			sb.note(sym.File, "lexical", st.LexicalSeedScale*ls.norm)
 			sb.seeds = append(sb.seeds, Seed{Label: sb.e.Graph.Label(sb.e.Graph.SymNode(ls.sym)), Path: sb.e.Facts.Files[sym.File].Path, Line: sym.DeclLine, Score: st.LexicalSeedScale * ls.norm, Source: "lexical"})
 		}
 	}

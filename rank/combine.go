@@ -386,27 +386,8 @@ func reasonsOf(fr FileRank) []string {
 	})
 	var out []string
 	for _, c := range cs {
-		switch c.What {
-		case "explicit", "seed", "graph":
-			out = append(out, c.Detail)
-		case "lexical":
-			if c.Detail == "" {
-				out = append(out, "matches related words")
-			} else {
-				out = append(out, "mentions "+c.Detail)
-			}
-		case "symbol_lexical":
-			out = append(out, "best matching symbol "+c.Detail)
-		case "path":
-			out = append(out, "path matches the query")
-		case "commits":
-			out = append(out, "changed by a similar past commit: "+c.Detail)
-		case "category":
-			out = append(out, "demoted: "+strings.TrimSuffix(c.Detail, " (factor)"))
-		case "history":
-			if c.Detail != "" {
-				out = append(out, c.Detail)
-			}
+		if t := Sentence(c); t != "" {
+			out = append(out, t)
 		}
 	}
 	return dedupe(out)

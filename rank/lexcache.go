@@ -34,7 +34,7 @@ type IndexStore interface {
 
 // lexCodecVersion changes whenever tokenisation, weights or the encoding
 // below change, so that stored data of another version is never used.
-const lexCodecVersion = 2
+const lexCodecVersion = 3
 
 // fileTermsKey is what a file's statistics depend on: its path, its
 // content and the spans, kinds and names of its symbols.
@@ -109,6 +109,13 @@ func encodeFileTokens(ft *fileTokens, syms []analyze.SymID) []byte {
 		w.String(t)
 		w.Float32(ft.file[t])
 	}
+	w.Float32(ft.plen)
+	plain := sortedKeys(ft.plain)
+	w.Uint(uint64(len(plain)))
+	for _, t := range plain {
+		w.String(t)
+		w.Float32(ft.plain[t])
+	}
 	ss := sortedSyms(ft.sym)
 	w.Uint(uint64(len(ss)))
 	for _, s := range ss {
@@ -140,6 +147,13 @@ func decodeFileTokens(data []byte, syms []analyze.SymID, in wire.Interner) (*fil
 	for i := 0; i < n; i++ {
 		t := in.String(r)
 		o.file = append(o.file, termWeight{t, r.Float32()})
+	}
+	ft.plen = r.Float32()
+	n = r.Len(5)
+	o.plain = make([]termWeight, 0, n)
+	for i := 0; i < n; i++ {
+		t := in.String(r)
+		o.plain = append(o.plain, termWeight{t, r.Float32()})
 	}
 	n = r.Len(6)
 	prev := -1
@@ -175,7 +189,7 @@ func encodeIndex(ix *Index) []byte {
 	w.Uint(uint64(len(ix.facts.Files)))
 	w.Uint(uint64(len(ix.facts.Symbols)))
 	w.Strings(terms)
-	for _, posts := range [3][][]posting{ix.symPost, ix.filePost, ix.pathPost} {
+	for _, posts := range [4][][]posting{ix.symPost, ix.filePost, ix.pathPost, ix.plainPost} {
 		for _, ps := range posts {
 			w.Uint(uint64(len(ps)))
 			prev := int32(0)
@@ -192,6 +206,11 @@ func encodeIndex(ix *Index) []byte {
 	for _, l := range ix.fileLen {
 		w.Float32(l)
 	}
+	for _, l := range ix.plainLen {
+		w.Float32(l)
+	}
+	w.Uint(uint64(ix.nPlainDocs))
+	w.Uint(math.Float64bits(ix.avgPlainLen))
 	w.Uint(uint64(ix.nSymDocs))
 	w.Uint(uint64(ix.nFileDocs))
 	// The averages as computed, bit for bit: summing in another order
@@ -215,8 +234,8 @@ func decodeIndex(data []byte, facts *analyze.Facts) (*Index, error) {
 	for i, t := range terms {
 		ix.terms[t] = int32(i)
 	}
-	limits := [3]int{len(facts.Symbols), len(facts.Files), len(facts.Files)}
-	var lists [3][][]posting
+	limits := [4]int{len(facts.Symbols), len(facts.Files), len(facts.Files), len(facts.Files)}
+	var lists [4][][]posting
 	for k := range lists {
 		lists[k] = make([][]posting, len(terms))
 		for i := range lists[k] {
@@ -236,7 +255,7 @@ func decodeIndex(data []byte, facts *analyze.Facts) (*Index, error) {
 			lists[k][i] = ps
 		}
 	}
-	ix.symPost, ix.filePost, ix.pathPost = lists[0], lists[1], lists[2]
+	ix.symPost, ix.filePost, ix.pathPost, ix.plainPost = lists[0], lists[1], lists[2], lists[3]
 	ix.symLen = make([]float32, len(facts.Symbols))
 	for i := range ix.symLen {
 		ix.symLen[i] = r.Float32()
@@ -245,6 +264,11 @@ func decodeIndex(data []byte, facts *analyze.Facts) (*Index, error) {
 	for i := range ix.fileLen {
 		ix.fileLen[i] = r.Float32()
 	}
+	ix.plainLen = make([]float32, len(facts.Files))
+	for i := range ix.plainLen {
+		ix.plainLen[i] = r.Float32()
+	}
+	ix.nPlainDocs, ix.avgPlainLen = int(r.Uint()), math.Float64frombits(r.Uint())
 	ix.nSymDocs, ix.nFileDocs = int(r.Uint()), int(r.Uint())
 	ix.avgSymLen, ix.avgFileLen = math.Float64frombits(r.Uint()), math.Float64frombits(r.Uint())
 	if err := r.Done(); err != nil {
@@ -256,9 +280,10 @@ func decodeIndex(data []byte, facts *analyze.Facts) (*Index, error) {
 // orderedTokens is a file's contribution in the order the index merges it:
 // terms sorted, symbols ascending.
 type orderedTokens struct {
-	file []termWeight
-	path []termWeight
-	syms []symTerms
+	file  []termWeight
+	path  []termWeight
+	plain []termWeight
+	syms  []symTerms
 }
 
 type termWeight struct {
@@ -284,6 +309,9 @@ func (ft *fileTokens) ordered() *orderedTokens {
 	}
 	for _, t := range sortedKeys(ft.file) {
 		o.file = append(o.file, termWeight{t, ft.file[t]})
+	}
+	for _, t := range sortedKeys(ft.plain) {
+		o.plain = append(o.plain, termWeight{t, ft.plain[t]})
 	}
 	for _, s := range sortedSyms(ft.sym) {
 		st := symTerms{sym: s, slen: ft.slen[s]}

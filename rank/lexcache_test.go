@@ -54,7 +54,7 @@ func scores(ix *Index) string {
 	var out string
 	for _, q := range []string{"find user by email", "session token expires", "issue sign", "service"} {
 		lx := ix.Score(query.Analyze(q).Terms)
-		out += fmt.Sprintf("%s: %v %v %v %v\n", q, lx.Sym, lx.File, lx.Path, lx.Matched)
+		out += fmt.Sprintf("%s: %v %v %v %v %v\n", q, lx.Sym, lx.File, lx.Path, lx.Matched, ix.ScorePlain(q))
 	}
 	return out
 }

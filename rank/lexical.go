@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/bm25"
 	"github.com/ctxexpand/ctxexpand/index/wire"
 	"github.com/ctxexpand/ctxexpand/query"
 )
@@ -60,6 +61,15 @@ type Index struct {
 	symLen, fileLen       []float32
 	avgSymLen, avgFileLen float64
 	nSymDocs, nFileDocs   int
+
+	// The plain whole-file index of the benchmark's baseline (package
+	// bm25): unstemmed terms, path words counted bm25.PathWeight times,
+	// over the source files only (no tests, generated, vendored or
+	// example code). Its terms share the term table.
+	plainPost   [][]posting
+	plainLen    []float32
+	avgPlainLen float64
+	nPlainDocs  int
 	// lineOwner[file] maps each line (0-based) to the symbol document it
 	// belongs to, or -1; kept only while building.
 }
@@ -71,7 +81,12 @@ type fileTokens struct {
 	path map[string]float32
 	slen map[analyze.SymID]float32
 	flen float32
-	ord  *orderedTokens // the same in merge order; set by decoding (lexcache.go)
+	// plain holds the baseline's terms of the whole file (bm25.Terms of
+	// the text, the path's counted bm25.PathWeight times), plen their
+	// number.
+	plain map[string]float32
+	plen  float32
+	ord   *orderedTokens // the same in merge order; set by decoding (lexcache.go)
 }
 
 // BuildIndex reads every file of the facts through src and indexes it.
@@ -131,9 +146,12 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 			ix.symPost = append(ix.symPost, nil)
 			ix.filePost = append(ix.filePost, nil)
 			ix.pathPost = append(ix.pathPost, nil)
+			ix.plainPost = append(ix.plainPost, nil)
 		}
 		return id
 	}
+	ix.plainLen = make([]float32, len(facts.Files))
+	var plainTotal float64
 	var symTotal, fileTotal float64
 	for fi, ft := range per {
 		if ft == nil {
@@ -151,6 +169,15 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 		ix.fileLen[fi] = ft.flen
 		fileTotal += float64(ft.flen)
 		ix.nFileDocs++
+		if facts.Files[fi].Category == analyze.CatSource && ft.plen > 0 {
+			for _, tw := range o.plain {
+				id := intern(tw.term)
+				ix.plainPost[id] = append(ix.plainPost[id], posting{int32(fi), tw.w})
+			}
+			ix.plainLen[fi] = ft.plen
+			plainTotal += float64(ft.plen)
+			ix.nPlainDocs++
+		}
 		for _, st := range o.syms {
 			for _, tw := range st.terms {
 				id := intern(tw.term)
@@ -166,6 +193,9 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 	}
 	if ix.nFileDocs > 0 {
 		ix.avgFileLen = fileTotal / float64(ix.nFileDocs)
+	}
+	if ix.nPlainDocs > 0 {
+		ix.avgPlainLen = plainTotal / float64(ix.nPlainDocs)
 	}
 	if store != nil {
 		store.StoreLexicalIndex(encodeIndex(ix))
@@ -188,11 +218,23 @@ func sortedKeys(m map[string]float32) []string {
 // from the parts.
 type tokenizer struct {
 	cache map[string][]string
-	names wire.Interner // terms read from the index, shared by the files one worker decodes
+	plain map[string][]string // the baseline's terms per identifier
+	names wire.Interner       // terms read from the index, shared by the files one worker decodes
 }
 
 func newTokenizer() *tokenizer {
-	return &tokenizer{cache: map[string][]string{}, names: wire.Interner{}}
+	return &tokenizer{cache: map[string][]string{}, plain: map[string][]string{}, names: wire.Interner{}}
+}
+
+// plainTerms are bm25.IdentTerms of an identifier, cached.
+func (tk *tokenizer) plainTerms(ident []byte) []string {
+	if ts, ok := tk.plain[string(ident)]; ok {
+		return ts
+	}
+	var ts []string
+	bm25.IdentTerms(string(ident), func(t string) { ts = append(ts, t) })
+	tk.plain[string(ident)] = ts
+	return ts
 }
 
 func (tk *tokenizer) terms(ident []byte) []string {
@@ -248,11 +290,16 @@ const maxIndexedFileSize = 1 << 20
 func (tk *tokenizer) file(facts *analyze.Facts, fid analyze.FileID, src Source) *fileTokens {
 	f := &facts.Files[fid]
 	ft := &fileTokens{
-		sym:  map[analyze.SymID]map[string]float32{},
-		file: map[string]float32{},
-		path: map[string]float32{},
-		slen: map[analyze.SymID]float32{},
+		sym:   map[analyze.SymID]map[string]float32{},
+		file:  map[string]float32{},
+		path:  map[string]float32{},
+		slen:  map[analyze.SymID]float32{},
+		plain: map[string]float32{},
 	}
+	bm25.Terms([]byte(f.Path), func(t string) {
+		ft.plain[t] += bm25.PathWeight
+		ft.plen += bm25.PathWeight
+	})
 	for t, w := range tk.pathTerms(f.Path) {
 		ft.path[t] = w
 		ft.file[t] += pathRepeat
@@ -301,6 +348,10 @@ func (tk *tokenizer) file(facts *analyze.Facts, fid analyze.FileID, src Source) 
 			o = owner[line]
 		}
 		analyze.Identifiers(content[start:i], func(tok []byte) {
+			for _, t := range tk.plainTerms(tok) {
+				ft.plain[t]++
+				ft.plen++
+			}
 			for _, t := range tk.terms(tok) {
 				ft.file[t]++
 				ft.flen++
@@ -374,6 +425,33 @@ type Lexical struct {
 	Path []float64
 	// Matched lists, per file, the query terms found in it (for reasons).
 	Matched [][]string
+}
+
+// ScorePlain is the benchmark baseline's BM25 of each source file for the
+// query text (package bm25: the query's identifiers and their parts, each
+// occurrence counted); 0 for files that are not source or hold no term.
+func (ix *Index) ScorePlain(text string) []float64 {
+	out := make([]float64, len(ix.facts.Files))
+	if ix.nPlainDocs == 0 {
+		return out
+	}
+	terms, counts := bm25.QueryTerms(text)
+	avg := math.Max(ix.avgPlainLen, 1)
+	for j, t := range terms {
+		id, ok := ix.terms[t]
+		if !ok {
+			continue
+		}
+		ps := ix.plainPost[id]
+		if len(ps) == 0 {
+			continue
+		}
+		idf := bm25.IDF(ix.nPlainDocs, len(ps))
+		for _, p := range ps {
+			out[p.doc] += float64(counts[j]) * idf * bm25.TermScore(float64(p.tf), float64(ix.plainLen[p.doc]), avg)
+		}
+	}
+	return out
 }
 
 // Score computes the lexical evidence of the terms. Term weights multiply

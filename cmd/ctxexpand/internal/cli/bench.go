@@ -13,6 +13,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/eval"
 	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/index"
 )
 
 type benchOptions struct {
@@ -27,6 +28,8 @@ type benchOptions struct {
 	ChartOut string
 	Rankers  []string
 	Timeout  time.Duration
+	Dump     string
+	CacheDir string
 }
 
 func newBenchCmd(io *IO) *cobra.Command {
@@ -38,8 +41,15 @@ func newBenchCmd(io *IO) *cobra.Command {
 commit, gold files) on a checkout of its base commit with no future history, and
 scores the rankers on the same instances: hit@k, rec@k, all@k for k = 1, 3, 5, 10,
 MRR, and inc@B (gold files whose content is in a bundle of B tokens). Rankers:
-bm25 (the baseline), ctxexpand (auto strategy, loading each checkout cold) and
-ctxexpand-<strategy> for each strategy forced.
+bm25 (the baseline), ctxexpand (auto strategy, the default learned ranker,
+loading each checkout cold), ctxexpand-hand (auto strategy, the hand-weighted
+ranker) and ctxexpand-<strategy> for each strategy forced.
+
+--dump-features DIR writes, per instance, every candidate file's features and
+whether the fix changed it (training data for the learned ranker; see
+benchmarks/README.md). It skips bundles, reuses one checkout per repository
+moved from commit to commit with an on-disk index (--cache-dir, default
+WORK/index), and resumes: instances already dumped in DIR are skipped.
 
 Repositories are read from DIR/OWNER+NAME/repo (git directories with history);
 checkouts are cached in --work and reused across runs.`,
@@ -60,6 +70,8 @@ checkouts are cached in --work and reused across runs.`,
 	f.StringVar(&o.ChartOut, "chart", "bench-recall.png", "write the recall chart here (\"\" to skip)")
 	f.StringSliceVar(&o.Rankers, "rankers", nil, "rankers to run (default: bm25, ctxexpand and one per strategy)")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "time limit for one ranker on one instance")
+	f.StringVar(&o.Dump, "dump-features", "", "write each instance's candidate features and labels under this directory (training data)")
+	f.StringVar(&o.CacheDir, "cache-dir", "", "on-disk index for --dump-features (default: WORK/index)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
 }
@@ -67,10 +79,11 @@ checkouts are cached in --work and reused across runs.`,
 func (o *benchOptions) rankers() ([]eval.Ranker, error) {
 	shared := pipeline.NewSessionCache(max(2, o.Jobs*2))
 	all := map[string]eval.Ranker{
-		"bm25":      eval.NewBM25(),
-		"ctxexpand": &pipeline.Ranker{Label: "ctxexpand", Strategy: "auto"},
+		"bm25":           eval.NewBM25(),
+		"ctxexpand":      &pipeline.Ranker{Label: "ctxexpand", Strategy: "auto"},
+		"ctxexpand-hand": &pipeline.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Sessions: shared},
 	}
-	order := []string{"bm25", "ctxexpand"}
+	order := []string{"bm25", "ctxexpand", "ctxexpand-hand"}
 	for _, n := range expand.Names() {
 		name := "ctxexpand-" + n
 		all[name] = &pipeline.Ranker{Label: name, Strategy: n, Sessions: shared}
@@ -105,19 +118,27 @@ func (o *benchOptions) run(ctx context.Context, io *IO) error {
 		}
 		o.WorkDir = filepath.Join(dir, "ctxexpand", "bench")
 	}
-	rankers, err := o.rankers()
-	if err != nil {
+	var rankers []eval.Ranker
+	var err error
+	if o.Dump != "" {
+		if rankers, err = o.dumpRankers(); err != nil {
+			return err
+		}
+	} else if rankers, err = o.rankers(); err != nil {
 		return err
 	}
 	rep, err := eval.Run(ctx, eval.Options{
-		Dataset:  o.Dataset,
-		Filter:   eval.Filter{Langs: o.Langs, Repos: o.RepoSel, Limit: o.Limit},
-		ReposDir: o.Repos,
-		WorkDir:  o.WorkDir,
-		Jobs:     o.Jobs,
-		Timeout:  o.Timeout,
-		Progress: io.Err,
-		Terminal: io.ErrIsTerminal,
+		DumpDir:   o.Dump,
+		Rolling:   o.Dump != "",
+		NoBundles: o.Dump != "",
+		Dataset:   o.Dataset,
+		Filter:    eval.Filter{Langs: o.Langs, Repos: o.RepoSel, Limit: o.Limit},
+		ReposDir:  o.Repos,
+		WorkDir:   o.WorkDir,
+		Jobs:      o.Jobs,
+		Timeout:   o.Timeout,
+		Progress:  io.Err,
+		Terminal:  io.ErrIsTerminal,
 	}, rankers)
 	if err != nil {
 		return err
@@ -136,4 +157,23 @@ func (o *benchOptions) run(ctx context.Context, io *IO) error {
 		}
 	}
 	return nil
+}
+
+// dumpRankers are the rankers of a feature dump: the pipeline with the
+// hand-weighted ranker (the features do not depend on the model), loading
+// through an on-disk index so that each commit of a repository costs only
+// what changed since the one before.
+func (o *benchOptions) dumpRankers() ([]eval.Ranker, error) {
+	if len(o.Rankers) > 0 {
+		return nil, usagef("--dump-features runs its own ranker; leave out --rankers")
+	}
+	dir := o.CacheDir
+	if dir == "" {
+		dir = filepath.Join(o.WorkDir, "index")
+	}
+	st, err := index.Open(index.Options{Dir: dir})
+	if err != nil {
+		return nil, err
+	}
+	return []eval.Ranker{&pipeline.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Features: true, Index: st}}, nil
 }

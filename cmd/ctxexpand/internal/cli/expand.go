@@ -51,6 +51,8 @@ type expandOptions struct {
 	// import off, index.scip at the root included.
 	SCIP   []string
 	NoSCIP bool
+	// Ranker is "learned" (the shipped model) or "hand".
+	Ranker string
 
 	Cache cacheOptions
 }
@@ -83,8 +85,9 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Model, "ollama-model", "", "model for --planner ollama (default $OLLAMA_MODEL)")
 	f.StringVar(&o.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any); flags override it")
 	o.changed = f.Changed
-	registerCompletions(cmd, map[string][]string{"format": bundleFormats, "tokenizer": tokenizers, "truncation": truncations, "planner": planners})
+	registerCompletions(cmd, map[string][]string{"format": bundleFormats, "tokenizer": tokenizers, "truncation": truncations, "planner": planners, "ranker": {expand.RankerLearned, expand.RankerHand}})
 	f.BoolVar(&o.NoHistory, "no-history", false, "rank without the version-control prior (how recently files changed)")
+	f.StringVar(&o.Ranker, "ranker", expand.RankerLearned, "file ranking: learned (a model trained on real fixes) or hand (weights set by hand; configured weights apply to it)")
 	f.StringVar(&o.Backend, "backend", o.Backend, "analysis: builtin, or lsp (a language server; falls back to builtin if it fails)")
 	f.StringVar(&o.LSPCmd, "lsp-cmd", "", `language server command for --backend lsp (default "gopls" for Go, "rust-analyzer" for Rust)`)
 	f.StringArrayVar(&o.SCIP, "scip", nil, "SCIP index to read (repeatable; index.scip at the root is read when present): its exact edges replace by-name ones, and it brings in TypeScript, JavaScript and Python")
@@ -114,6 +117,11 @@ func (o *expandOptions) validate() error {
 	case "heuristic", "ollama":
 	default:
 		return usagef("--planner must be heuristic or ollama, got %q", o.Planner)
+	}
+	switch o.Ranker {
+	case expand.RankerLearned, expand.RankerHand:
+	default:
+		return usagef("--ranker must be %s or %s, got %q", expand.RankerLearned, expand.RankerHand, o.Ranker)
 	}
 	switch o.Backend {
 	case pipeline.BackendBuiltin, pipeline.BackendLSP:
@@ -197,6 +205,7 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		OllamaHost:   o.Ollama,
 		OllamaModel:  o.Model,
 		Weights:      cfg.Weights,
+		Ranker:       o.Ranker,
 		Load:         load,
 		Backend:      o.Backend,
 		LSPCmd:       o.LSPCmd,

@@ -27,7 +27,7 @@ var graphSessions = pipeline.NewSessionCache(2)
 func sharedSessions(t *testing.T) {
 	saved := openSession
 	openSession = func(ctx context.Context, root string, _ pipeline.LoadOptions) (*pipeline.Session, error) {
-		return graphSessions.Get(ctx, root)
+		return graphSessions.Get(ctx, root, "")
 	}
 	t.Cleanup(func() { openSession = saved })
 }

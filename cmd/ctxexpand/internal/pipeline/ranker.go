@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/ctxexpand/ctxexpand/eval"
+	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/index"
 )
 
 // Ranker is ctxexpand as an eval.Ranker: the whole pipeline, in process,
@@ -18,6 +20,15 @@ type Ranker struct {
 	MaxFiles int
 	// Sessions, when set, is shared with other rankers; nil means cold.
 	Sessions *SessionCache
+	// Ranker is the request's ranker (expand.RankerLearned or
+	// expand.RankerHand; empty means the default).
+	Ranker string
+	// Features returns each candidate's feature vector (for dumps).
+	Features bool
+	// Index, when set, loads through the on-disk index: a cold ranker
+	// then reuses what earlier commits of the same checkout directory
+	// computed (feature dumps over rolling checkouts).
+	Index *index.Store
 }
 
 // Name implements eval.Ranker.
@@ -28,9 +39,12 @@ func (r *Ranker) Rank(ctx context.Context, root string, inst eval.Instance, budg
 	var s *Session
 	var err error
 	if r.Sessions != nil {
-		s, err = r.Sessions.Get(ctx, root)
+		s, err = r.Sessions.Get(ctx, root, inst.Base)
 	} else {
-		s, err = Open(ctx, root, LoadOptions{})
+		s, err = Open(ctx, root, LoadOptions{Index: r.Index})
+		if err == nil {
+			defer s.Close()
+		}
 	}
 	if err != nil {
 		return eval.Ranking{}, err
@@ -39,14 +53,27 @@ func (r *Ranker) Rank(ctx context.Context, root string, inst eval.Instance, budg
 	if maxFiles <= 0 {
 		maxFiles = 50
 	}
-	req := Request{Root: root, Query: inst.Query, Strategy: r.Strategy, MaxFiles: maxFiles, Format: "json", NoNetwork: true}
+	req := Request{Root: root, Query: inst.Query, Strategy: r.Strategy, MaxFiles: maxFiles, Format: "json", NoNetwork: true,
+		Ranker: r.Ranker, Features: r.Features}
 	out, err := s.Query(ctx, req)
 	if err != nil {
 		return eval.Ranking{}, err
 	}
 	var rk eval.Ranking
 	for _, f := range out.Result.Files {
-		rk.Files = append(rk.Files, eval.RankedFile{Path: f.Path, Score: f.Score, Reasons: f.Reasons})
+		rf := eval.RankedFile{Path: f.Path, Score: f.Score, Reasons: f.Reasons}
+		if out.Result.Ranker == expand.RankerLearned {
+			for _, c := range f.Contribs {
+				rf.Contribs = append(rf.Contribs, eval.Contrib{What: c.What, Value: c.Value, Detail: c.Detail})
+			}
+		}
+		rk.Files = append(rk.Files, rf)
+	}
+	if r.Features {
+		rk.FeatureNames = expand.FeatureNames[:]
+		for _, c := range out.Result.Candidates {
+			rk.Candidates = append(rk.Candidates, eval.Candidate{Path: s.Facts.Files[c.File].Path, Features: c.Features[:]})
+		}
 	}
 	rk.Bundles = map[int][]string{}
 	for _, b := range budgets {
@@ -81,14 +108,16 @@ func NewSessionCache(max int) *SessionCache {
 	return &SessionCache{max: max, byKey: map[string]*sessionEntry{}}
 }
 
-// Get returns the session of root, loading it once.
-func (c *SessionCache) Get(ctx context.Context, root string) (*Session, error) {
+// Get returns the session of root at commit base, loading it once (a
+// rolling checkout has one root for many commits).
+func (c *SessionCache) Get(ctx context.Context, root, base string) (*Session, error) {
+	key := root + "\x00" + base
 	c.mu.Lock()
-	e, ok := c.byKey[root]
+	e, ok := c.byKey[key]
 	if !ok {
 		e = &sessionEntry{}
-		c.byKey[root] = e
-		c.order = append(c.order, root)
+		c.byKey[key] = e
+		c.order = append(c.order, key)
 		for len(c.order) > c.max {
 			delete(c.byKey, c.order[0])
 			c.order = c.order[1:]

@@ -10,6 +10,8 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/bundle"
+	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/rank"
 )
 
 // FilesOnly is the ranked list of paths, one per line.
@@ -84,7 +86,7 @@ func (o *Output) WriteExplain(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %.3f  %-10s %s  %s\n", s.Score, s.Source, s.Label, loc)
 	}
-	fmt.Fprintln(w, "== ranking")
+	fmt.Fprintf(w, "== ranking (%s)\n", rankerTitle(o.Result.Ranker))
 	rungs := map[string][2]string{}
 	if o.BundleResult != nil {
 		for _, fr := range o.BundleResult.Files {
@@ -105,6 +107,9 @@ func (o *Output) WriteExplain(w io.Writer) {
 		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s\t%s\n", i+1, f.Score, tr[0], tr[1], f.Path, why)
 		for _, r := range f.Reasons[min(1, len(f.Reasons)):] {
 			fmt.Fprintf(tw, "\t\t\t\t\t%s\n", r)
+		}
+		if o.Result.Ranker == expand.RankerLearned && len(f.Contribs) > 0 {
+			fmt.Fprintf(tw, "\t\t\t\t\tmodel: %s\n", contribLine(f.Contribs, maxExplainContribs))
 		}
 	}
 	tw.Flush()
@@ -132,4 +137,29 @@ func edgeOrigins(f *analyze.Facts) string {
 		return ""
 	}
 	return fmt.Sprintf("edges: %d from SCIP indexes, %d from our analysis (%d by name); reasons mark steps along an index's edges \"(scip)\"", scip, ours, byName)
+}
+
+// maxExplainContribs is how many feature contributions --explain shows
+// per file (the JSON has them all).
+const maxExplainContribs = 6
+
+// contribLine lists the strongest contributions: "+0.84 seed_entity,
+// -0.20 cat_test".
+func contribLine(cs []rank.Contrib, n int) string {
+	var parts []string
+	for i, c := range cs {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("… %d more", len(cs)-n))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%+.3f %s", c.Value, c.What))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func rankerTitle(r string) string {
+	if r == expand.RankerLearned {
+		return "learned model; score = probability the change touches the file"
+	}
+	return "hand-weighted"
 }

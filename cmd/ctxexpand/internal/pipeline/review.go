@@ -43,6 +43,11 @@ type Review struct {
 // fetched in a review.
 func ReviewRequest(req Request, rv Review) Request {
 	rep := rv.Report
+	if req.Ranker == "" {
+		// The learned model is trained on task descriptions; what a
+		// change affects is the impact strategy's hand-weighted walk.
+		req.Ranker = expand.RankerHand
+	}
 	seeds, dropped := rep.Seeds(0)
 	req.Explicit = append([]expand.Explicit(nil), req.Explicit...)
 	for _, sd := range seeds {

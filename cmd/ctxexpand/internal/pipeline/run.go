@@ -52,8 +52,15 @@ type Request struct {
 	Truncation   string
 	TokenMargin  float64
 	ContextLines int
-	// Weights of the ranking; the zero value means rank.DefaultWeights.
+	// Weights of the hand-weighted ranking; the zero value means
+	// rank.DefaultWeights.
 	Weights rank.Weights
+	// Ranker is expand.RankerLearned (the default when empty: the shipped
+	// model, see model.go) or expand.RankerHand.
+	Ranker string
+	// Features asks for the candidates' feature vectors in
+	// Output.Result.Candidates (training data).
+	Features bool
 	// Load is how Run loads the repository (Session.Query ignores it).
 	Load LoadOptions
 
@@ -200,7 +207,13 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	explicit := append(append([]expand.Explicit(nil), req.Explicit...), rr.explicit...)
 	expandStart := time.Now()
 	similar, similarDetail := s.similarCommits(plan)
+	model, err := rankingModel(req.Ranker) // model.go
+	if err != nil {
+		return nil, err
+	}
 	opts := expand.Options{
+		Model:         model,
+		Features:      req.Features,
 		Strategy:      req.Strategy,
 		Depth:         req.Depth,
 		MaxFiles:      req.MaxFiles,

@@ -1,0 +1,413 @@
+#!/usr/bin/python3
+"""Train ctxexpand's learned file ranker from feature dumps.
+
+The dumps come from `ctxexpand bench --dump-features DIR` over the training
+split (benchmarks/data/train.jsonl): one gzip JSON record per fix commit with
+every candidate file's features and whether the fix changed it (eval/dump.go).
+
+Two models are trained and measured with cross-validation by repository
+(no repository is ever in both the training and the test part of a fold):
+
+  trees   gradient-boosted regression trees with a ranking objective
+          (LambdaMART: XGBoost's rank:ndcg);
+  linear  a linear model fitted on pairs (a changed file against an unchanged
+          candidate of the same commit, logistic loss: RankNet with one layer)
+          over standardised features.
+
+Both are compared, on the same held-out commits, with the hand-weighted
+ranker (the `hand` feature's order) and the BM25 baseline (the `bm25`
+feature's order), scoring only the files the benchmark scores, as
+`ctxexpand bench` does. The chosen model (--choose, default: the better
+mean of hit@1, all@5 and MRR over the folds) is retrained on every
+training commit, calibrated (Platt scaling of out-of-fold margins into the
+probability that the commit changed the file) and written in rank/learn's
+format.
+
+Needs Debian's python3-xgboost, python3-sklearn and python3-numpy (apt).
+Run from the repository root:
+
+  /usr/bin/python3 benchmarks/learn/train.py --dumps DUMPDIR \
+      --out rank/learn/default.json --report benchmarks/learn/cv.md
+"""
+
+import argparse
+import gzip
+import json
+import math
+import os
+import sys
+from collections import defaultdict
+
+import numpy as np
+import xgboost as xgb
+from sklearn.linear_model import LogisticRegression
+
+SEED = 7
+FOLDS = 5
+KS = (1, 3, 5, 10)
+
+# LambdaMART settings. Shallow trees and a slow rate: the training split
+# has a few thousand commits, and the model must carry to other repositories.
+TREE_PARAMS = {
+    "objective": "rank:ndcg",
+    "eta": 0.05,
+    "max_depth": 5,
+    "min_child_weight": 5,
+    "subsample": 0.8,
+    "colsample_bytree": 0.8,
+    "lambda": 2.0,
+    "base_score": 0.0,
+    "tree_method": "hist",
+    "eval_metric": "ndcg@5",
+    "seed": SEED,
+    "nthread": 2,
+}
+TREE_ROUNDS = 300
+
+# Pairs per commit for the linear model: every changed file against up to
+# this many unchanged candidates (the hand-weighted ranker's best first,
+# where the hard negatives are).
+LINEAR_NEGATIVES = 60
+LINEAR_C = 0.1
+
+
+def load(dumps, exclude):
+    recs = []
+    names = None
+    for root, _, files in os.walk(dumps):
+        for f in sorted(files):
+            if not f.endswith(".json.gz"):
+                continue
+            with gzip.open(os.path.join(root, f), "rt") as fh:
+                r = json.load(fh)
+            if r["repo"] in exclude:
+                continue
+            if names is None:
+                names = r["features"]
+            elif r["features"] != names:
+                sys.exit(f"{f}: features differ from the other dumps; dump again with one build")
+            cands = r["candidates"]
+            if not cands:
+                X = np.zeros((0, len(names)), dtype=np.float32)
+            else:
+                X = np.array([[float(v) for v in c["x"]] for c in cands], dtype=np.float32)
+            recs.append({
+                "id": r["id"], "repo": r["repo"], "lang": r["lang"],
+                "X": X,
+                "y": np.array([c["label"] for c in cands], dtype=np.float32),
+                "scored": np.array([c["scored"] for c in cands], dtype=bool),
+                "paths": [c["path"] for c in cands],
+                "ngold": len(r["gold_files"]),
+            })
+    recs.sort(key=lambda r: r["id"])
+    return names, recs
+
+
+def order(scores, paths):
+    """Indexes best first: score descending, then path."""
+    return sorted(range(len(paths)), key=lambda i: (-scores[i], paths[i]))
+
+
+def metrics(rec, scores):
+    idx = [i for i in order(scores, rec["paths"]) if rec["scored"][i]]
+    ys = [rec["y"][i] for i in idx]
+    out = {}
+    first = next((k for k, y in enumerate(ys) if y > 0), None)
+    out["mrr"] = 0.0 if first is None else 1.0 / (first + 1)
+    for k in KS:
+        found = sum(ys[:k])
+        out[f"hit@{k}"] = 1.0 if found > 0 else 0.0
+        out[f"all@{k}"] = 1.0 if found >= rec["ngold"] else 0.0
+        out[f"rec@{k}"] = found / rec["ngold"]
+    return out
+
+
+def mean_metrics(rows):
+    if not rows:
+        return {}
+    keys = rows[0].keys()
+    return {k: sum(r[k] for r in rows) / len(rows) for k in keys}
+
+
+def trainable(recs):
+    return [r for r in recs if len(r["y"]) > 0 and r["y"].max() > 0]
+
+
+def fit_trees(recs, names, rounds=TREE_ROUNDS):
+    recs = trainable(recs)
+    X = np.concatenate([r["X"] for r in recs])
+    y = np.concatenate([r["y"] for r in recs])
+    d = xgb.DMatrix(X, label=y, feature_names=names)
+    d.set_group([len(r["y"]) for r in recs])
+    return xgb.train(TREE_PARAMS, d, num_boost_round=rounds)
+
+
+def predict_trees(model, rec, names):
+    if len(rec["y"]) == 0:
+        return np.zeros(0)
+    return model.predict(xgb.DMatrix(rec["X"], feature_names=names), output_margin=True)
+
+
+def fit_linear(recs):
+    recs = trainable(recs)
+    X = np.concatenate([r["X"] for r in recs]).astype(np.float64)
+    mean = X.mean(axis=0)
+    scale = X.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    hand = None
+    diffs = []
+    for r in recs:
+        Z = (r["X"].astype(np.float64) - mean) / scale
+        pos = np.where(r["y"] > 0)[0]
+        neg = np.where(r["y"] == 0)[0]
+        hand_col = r.get("hand")
+        if hand_col is not None:
+            neg = neg[np.argsort(-hand_col[neg], kind="stable")]
+        neg = neg[:LINEAR_NEGATIVES]
+        for p in pos:
+            for n in neg:
+                diffs.append(Z[p] - Z[n])
+    D = np.array(diffs)
+    Xp = np.concatenate([D, -D])
+    yp = np.concatenate([np.ones(len(D)), np.zeros(len(D))])
+    lr = LogisticRegression(C=LINEAR_C, fit_intercept=False, max_iter=2000)
+    lr.fit(Xp, yp)
+    return {"w": lr.coef_[0], "mean": mean, "scale": scale}
+
+
+def predict_linear(model, rec):
+    if len(rec["y"]) == 0:
+        return np.zeros(0)
+    Z = (rec["X"].astype(np.float64) - model["mean"]) / model["scale"]
+    return Z @ model["w"]
+
+
+def folds(recs):
+    """Repositories split into FOLDS groups of about equal commit counts,
+    Go and Rust spread evenly (greedy, largest first, deterministic)."""
+    by_repo = defaultdict(int)
+    lang = {}
+    for r in recs:
+        by_repo[r["repo"]] += 1
+        lang[r["repo"]] = r["lang"]
+    sizes = [0] * FOLDS
+    assign = {}
+    for l in ("go", "rust"):
+        repos = sorted((n, repo) for repo, n in by_repo.items() if lang[repo] == l)
+        for n, repo in reversed(repos):
+            k = min(range(FOLDS), key=lambda i: (sizes[i], i))
+            assign[repo] = k
+            sizes[k] += n
+    return assign
+
+
+def platt(margins, labels):
+    lr = LogisticRegression(C=1e6, max_iter=1000)
+    lr.fit(np.asarray(margins).reshape(-1, 1), np.asarray(labels))
+    return float(lr.coef_[0][0]), float(lr.intercept_[0])
+
+
+def tree_file(booster, names):
+    """Converts an XGBoost booster into rank/learn's tree format."""
+    trees = []
+    for text in booster.get_dump(dump_format="json", with_stats=True):
+        root = json.loads(text)
+        nodes = []  # breadth first, so children follow parents
+
+        def mean_value(n):
+            if "leaf" in n:
+                return float(n["leaf"]), float(n["cover"])
+            total, cover = 0.0, 0.0
+            for c in n["children"]:
+                v, cv = mean_value(c)
+                total += v * cv
+                cover += cv
+            return total / cover if cover > 0 else 0.0, cover
+
+        queue = [root]
+        index = {}
+        while queue:
+            n = queue.pop(0)
+            index[n["nodeid"]] = len(nodes)
+            nodes.append(n)
+            for c in n.get("children", []):
+                queue.append(c)
+        t = {"f": [], "t": [], "l": [], "r": [], "v": []}
+        for n in nodes:
+            v, _ = mean_value(n)
+            t["v"].append(round(v, 7))
+            if "leaf" in n:
+                t["f"].append(-1)
+                t["t"].append(0)
+                t["l"].append(0)
+                t["r"].append(0)
+                continue
+            split = n["split"]
+            t["f"].append(names.index(split))
+            # Thresholds are 32-bit floats: written exactly.
+            t["t"].append(float(np.float32(n["split_condition"])))
+            t["l"].append(index[n["yes"]])
+            t["r"].append(index[n["no"]])
+        trees.append(t)
+    return trees
+
+
+def cv(names, recs, choose):
+    assign = folds(recs)
+    hand_i, bm25_i = names.index("hand"), names.index("bm25")
+    for r in recs:
+        r["hand"] = r["X"][:, hand_i] if len(r["y"]) else np.zeros(0)
+    rows = defaultdict(list)  # (ranker, lang) -> metric dicts
+    oof = {"trees": ([], []), "linear": ([], [])}
+    per_fold = defaultdict(list)
+    for k in range(FOLDS):
+        train = [r for r in recs if assign[r["repo"]] != k]
+        test = [r for r in recs if assign[r["repo"]] == k]
+        if not test:
+            continue
+        trees = fit_trees(train, names)
+        linear = fit_linear(train)
+        fold_rows = defaultdict(list)
+        for r in test:
+            scores = {
+                "bm25": r["X"][:, bm25_i] if len(r["y"]) else np.zeros(0),
+                "hand": r["hand"],
+                "trees": predict_trees(trees, r, names),
+                "linear": predict_linear(linear, r),
+            }
+            for name in ("trees", "linear"):
+                oof[name][0].extend(scores[name].tolist())
+                oof[name][1].extend(r["y"].tolist())
+            for name, s in scores.items():
+                m = metrics(r, s)
+                for lang in ("all", r["lang"]):
+                    rows[(name, lang)].append(m)
+                fold_rows[name].append(m)
+        for name, ms in fold_rows.items():
+            per_fold[name].append(mean_metrics(ms))
+        print(f"fold {k}: {len(test)} test commits from {len({r['repo'] for r in test})} repositories", file=sys.stderr)
+    return rows, oof, per_fold, assign
+
+
+def headline(m):
+    return (m["hit@1"] + m["all@5"] + m["mrr"]) / 3
+
+
+def report(rows, per_fold, recs, assign, out):
+    lines = []
+    langs = ["all", "go", "rust"]
+    n = {l: len([r for r in recs if l == "all" or r["lang"] == l]) for l in langs}
+    repos = {l: len({r["repo"] for r in recs if l == "all" or r["lang"] == l}) for l in langs}
+    lines.append("# Cross-validation of the learned ranker by repository\n")
+    lines.append(f"{FOLDS} folds over the training split's repositories (no repository in both parts "
+                 "of a fold); every commit is scored once, by the models trained without its "
+                 "repository. Only the files the benchmark scores are ranked; gold files that are "
+                 "not candidates count as misses. `hand` is the hand-weighted ranker's order and "
+                 "`bm25` the baseline's, on the same candidates.\n")
+    for l in langs:
+        lines.append(f"\n### {l.capitalize() if l != 'all' else 'All'} (N={n[l]}, {repos[l]} repositories)\n")
+        lines.append("| ranker | hit@1 | hit@3 | hit@5 | hit@10 | rec@5 | all@5 | MRR |")
+        lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for name in ("bm25", "hand", "linear", "trees"):
+            m = mean_metrics(rows[(name, l)])
+            if not m:
+                continue
+            lines.append(f"| {name} | {m['hit@1']:.3f} | {m['hit@3']:.3f} | {m['hit@5']:.3f} | {m['hit@10']:.3f} | "
+                         f"{m['rec@5']:.3f} | {m['all@5']:.3f} | {m['mrr']:.3f} |")
+    lines.append("\n### Per fold (all languages): hit@1 / all@5 / MRR\n")
+    lines.append("| fold | " + " | ".join(("bm25", "hand", "linear", "trees")) + " |")
+    lines.append("| --- | ---: | ---: | ---: | ---: |")
+    for k in range(len(per_fold["hand"])):
+        cells = []
+        for name in ("bm25", "hand", "linear", "trees"):
+            m = per_fold[name][k]
+            cells.append(f"{m['hit@1']:.2f} / {m['all@5']:.2f} / {m['mrr']:.2f}")
+        lines.append(f"| {k} | " + " | ".join(cells) + " |")
+    lines.append("\nFolds: " + "; ".join(
+        f"{k}: " + ", ".join(sorted(repo for repo, f in assign.items() if f == k)) for k in range(FOLDS)) + "\n")
+    text = "\n".join(lines) + "\n"
+    if out:
+        with open(out, "w") as fh:
+            fh.write(text)
+    print(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dumps", required=True, help="directory of feature dumps (ctxexpand bench --dump-features)")
+    ap.add_argument("--exclude-repo", action="append", default=[], help="leave this repository out (repeatable)")
+    ap.add_argument("--out", help="write the chosen model here (rank/learn/default.json)")
+    ap.add_argument("--report", help="write the cross-validation tables here")
+    ap.add_argument("--choose", choices=("best", "trees", "linear"), default="best")
+    ap.add_argument("--no-cv", action="store_true", help="skip cross-validation (calibration then uses training margins)")
+    args = ap.parse_args()
+
+    names, recs = load(args.dumps, set(args.exclude_repo))
+    if not recs:
+        sys.exit("no dumps found")
+    print(f"{len(recs)} commits from {len({r['repo'] for r in recs})} repositories, "
+          f"{sum(len(r['y']) for r in recs)} candidates, {len(trainable(recs))} with a changed file among them",
+          file=sys.stderr)
+    kind = args.choose
+    oof = None
+    if not args.no_cv:
+        rows, oof, per_fold, assign = cv(names, recs, args.choose)
+        report(rows, per_fold, recs, assign, args.report)
+        if kind == "best":
+            kind = max(("trees", "linear"), key=lambda k: headline(mean_metrics(rows[(k, "all")])))
+    elif kind == "best":
+        kind = "trees"
+    if not args.out:
+        return
+    for r in recs:
+        r["hand"] = r["X"][:, names.index("hand")] if len(r["y"]) else np.zeros(0)
+    meta = {
+        "trained_on": f"{len(recs)} commits of {len({r['repo'] for r in recs})} repositories",
+        "chosen_by": "cross-validation by repository" if not args.no_cv else "given",
+    }
+    if kind == "trees":
+        booster = fit_trees(recs, names)
+        model = {"version": 1, "kind": "trees", "features": names, "bias": 0.0, "trees": tree_file(booster, names)}
+        meta["params"] = {k: v for k, v in TREE_PARAMS.items() if k not in ("nthread",)}
+        meta["rounds"] = TREE_ROUNDS
+        fit_margins = lambda r: predict_trees(booster, r, names)
+    else:
+        lin = fit_linear(recs)
+        model = {"version": 1, "kind": "linear", "features": names, "bias": 0.0,
+                 "weights": [round(float(w), 7) for w in lin["w"]],
+                 "mean": [round(float(m), 7) for m in lin["mean"]],
+                 "scale": [round(float(s), 7) for s in lin["scale"]]}
+        meta["pairs_negatives"] = LINEAR_NEGATIVES
+        meta["C"] = LINEAR_C
+        fit_margins = lambda r: predict_linear(lin, r)
+    if oof is not None:
+        a, b = platt(*oof[kind])
+        meta["calibration"] = "Platt scaling of out-of-fold margins"
+    else:
+        m, y = [], []
+        for r in recs:
+            m.extend(fit_margins(r).tolist())
+            y.extend(r["y"].tolist())
+        a, b = platt(m, y)
+        meta["calibration"] = "Platt scaling of training margins"
+    model["calib_a"], model["calib_b"] = round(a, 7), round(b, 7)
+    # Self-checks: candidates with the margins the trainer computed, which
+    # rank/learn's tests require the Go evaluator to reproduce.
+    checks = []
+    step = max(1, len(recs) // 20)
+    for r in recs[::step][:20]:
+        if len(r["y"]) == 0:
+            continue
+        m = fit_margins(r)
+        i = int(np.argmax(m))
+        checks.append({"x": [float(v) for v in r["X"][i]], "margin": round(float(m[i]), 6)})
+    meta["checks"] = checks
+    model["meta"] = meta
+    with open(args.out, "w") as fh:
+        json.dump(model, fh, separators=(",", ":"))
+        fh.write("\n")
+    print(f"wrote the {kind} model to {args.out} ({os.path.getsize(args.out)} bytes)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
