@@ -254,6 +254,11 @@ type Filter struct {
 	// Repos keeps instances of these repositories (owner/name, compared
 	// without regard to case); empty keeps all.
 	Repos []string
+	// PerRepo keeps, of each repository's instances that pass the
+	// language and repository filters, PerRepo spread evenly over them in
+	// dataset order (the i-th of n kept is the ⌊i·n/PerRepo⌋-th); 0 keeps
+	// all. Limit applies after it.
+	PerRepo int
 	// Limit keeps the first Limit instances that pass the other filters;
 	// 0 keeps all.
 	Limit int
@@ -276,10 +281,10 @@ func (f Filter) Apply(all []Instance) ([]Instance, error) {
 	for _, r := range f.Repos {
 		repos[strings.ToLower(strings.TrimSpace(r))] = true
 	}
-	if f.Limit < 0 {
-		return nil, fmt.Errorf("limit %d is negative", f.Limit)
+	if f.Limit < 0 || f.PerRepo < 0 {
+		return nil, fmt.Errorf("limit %d or per-repository count %d is negative", f.Limit, f.PerRepo)
 	}
-	var out []Instance
+	var pass []Instance
 	for _, in := range all {
 		if len(langs) > 0 && !langs[in.Lang] {
 			continue
@@ -287,6 +292,13 @@ func (f Filter) Apply(all []Instance) ([]Instance, error) {
 		if len(repos) > 0 && !repos[strings.ToLower(in.Repo)] {
 			continue
 		}
+		pass = append(pass, in)
+	}
+	if f.PerRepo > 0 {
+		pass = spreadPerRepo(pass, f.PerRepo)
+	}
+	var out []Instance
+	for _, in := range pass {
 		if f.Limit > 0 && len(out) == f.Limit {
 			break
 		}
@@ -310,4 +322,32 @@ func (in Instance) forRanker() Instance {
 		NSourceFilesAtBase: in.NSourceFilesAtBase,
 		Line:               in.Line,
 	}
+}
+
+// spreadPerRepo keeps up to n instances of each repository, spread evenly
+// over its instances, in dataset order.
+func spreadPerRepo(insts []Instance, n int) []Instance {
+	byRepo := map[string][]int{}
+	for i, in := range insts {
+		byRepo[in.Repo] = append(byRepo[in.Repo], i)
+	}
+	keep := make([]bool, len(insts))
+	for _, idx := range byRepo {
+		if len(idx) <= n {
+			for _, i := range idx {
+				keep[i] = true
+			}
+			continue
+		}
+		for j := range n {
+			keep[idx[j*len(idx)/n]] = true
+		}
+	}
+	var out []Instance
+	for i, in := range insts {
+		if keep[i] {
+			out = append(out, in)
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package eval
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -157,6 +158,9 @@ func TestFilterApply(t *testing.T) {
 		{"repos", Filter{Repos: []string{"A/GO1", "c/go2"}}, []string{"1", "3", "4"}},
 		{"lang then limit", Filter{Langs: []string{"go"}, Limit: 2}, []string{"1", "3"}},
 		{"limit above count", Filter{Limit: 50}, []string{"1", "2", "3", "4", "5"}},
+		{"one per repository", Filter{PerRepo: 1}, []string{"1", "2", "4"}},
+		{"per repository then limit", Filter{PerRepo: 1, Limit: 2}, []string{"1", "2"}},
+		{"per repository above count", Filter{PerRepo: 3}, []string{"1", "2", "3", "4", "5"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,10 +177,18 @@ func TestFilterApply(t *testing.T) {
 			}
 		})
 	}
-	for _, f := range []Filter{{Langs: []string{"java"}}, {Limit: -1}} {
+	for _, f := range []Filter{{Langs: []string{"java"}}, {Limit: -1}, {PerRepo: -1}} {
 		if _, err := f.Apply(all); err == nil || errors.Is(err, ErrNoInstances) {
 			t.Errorf("Apply(%+v): err = %v, want an option error", f, err)
 		}
+	}
+	// An even spread: 2 of 5 instances of one repository are the 1st and 3rd.
+	var five []Instance
+	for i := range 5 {
+		five = append(five, mk(fmt.Sprint(i), "a/r", "go"))
+	}
+	if got, _ := (Filter{PerRepo: 2}).Apply(five); len(got) != 2 || got[0].ID != "0" || got[1].ID != "2" {
+		t.Errorf("PerRepo 2 of 5 = %v, want instances 0 and 2", got)
 	}
 	if _, err := (Filter{Repos: []string{"x/y"}}).Apply(all); !errors.Is(err, ErrNoInstances) {
 		t.Errorf("no match: err = %v, want ErrNoInstances", err)

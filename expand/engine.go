@@ -24,6 +24,10 @@ type Engine struct {
 	// PriorDetail its wording; both optional (see rank.CombineOptions).
 	Prior       []float64
 	PriorDetail func(analyze.FileID) string
+	// Recency is, per file, how recently a commit changed it (1 for the
+	// newest commit, decaying; 0 when not recently); optional, a feature
+	// of the learned ranker.
+	Recency []float64
 
 	fanInOnce   sync.Once
 	fanInCounts []int // features.go

@@ -35,6 +35,7 @@ const (
 	fQFrames
 	fQPaths
 	fQLen
+	fQFiles
 
 	fSeedEntity
 	fSeedFrame
@@ -66,9 +67,13 @@ const (
 	fPath
 	fPlain
 	fPlainRR
+	fLexIdent
+	fNameInQuery
+	fSameDirSeed
 
 	fCommits
 	fPrior
+	fRecent
 
 	fHand
 	fHandRR
@@ -95,6 +100,7 @@ var FeatureNames = [numFeatures]string{
 	fQFrames:   "q_frames",   // log(1+stack frames in the query)
 	fQPaths:    "q_paths",    // log(1+paths and areas named)
 	fQLen:      "q_len",      // log(1+bytes of the query)
+	fQFiles:    "q_files",    // log(1+files in the repository)
 
 	fSeedEntity:   "seed_entity",   // strongest seed from a symbol the query names
 	fSeedFrame:    "seed_frame",    // from a stack frame
@@ -127,8 +133,13 @@ var FeatureNames = [numFeatures]string{
 	fPlain:     "bm25",        // the benchmark baseline's BM25 of the file, / max
 	fPlainRR:   "bm25_rr",     // reciprocal rank by it
 
+	fLexIdent:    "lex_ident",     // share of the query's code-style identifiers the file holds
+	fNameInQuery: "name_in_query", // the file's base name is a word of the query
+	fSameDirSeed: "same_dir_seed", // in the directory of a file a named symbol or path seeds
+
 	fCommits: "commits", // votes of past commits with similar messages
 	fPrior:   "prior",   // share of recent change
+	fRecent:  "recent",  // 1/(1+n/10), n commits newer than the last that changed it
 
 	fHand:   "hand",    // the hand-weighted score, / max
 	fHandRR: "hand_rr", // reciprocal rank by it
@@ -255,10 +266,21 @@ func (e *Engine) candidates(in featureInput) []Candidate {
 	}
 	termWeight := map[string]float64{}
 	var totalWeight float64
+	idents := map[string]bool{}
 	for _, t := range in.plan.Terms {
 		if t.Weight > 0 {
 			termWeight[t.Text] += t.Weight
 			totalWeight += t.Weight
+		}
+		if t.Kind == query.TermIdent {
+			idents[t.Text] = true
+		}
+	}
+	words := queryWords(in.plan.Text)
+	seedDirs := map[string]bool{}
+	for f, s := range in.seeds {
+		if s[fSeedEntity] > 0 || s[fSeedFrame] > 0 || s[fSeedPath] > 0 || s[fSeedExplicit] > 0 {
+			seedDirs[path.Dir(facts.Files[f].Path)] = true
 		}
 	}
 	type graphAcc struct {
@@ -296,6 +318,7 @@ func (e *Engine) candidates(in featureInput) []Candidate {
 	q[fQFrames] = math.Log1p(float64(len(in.plan.Frames)))
 	q[fQPaths] = math.Log1p(float64(len(in.plan.Paths) + len(in.plan.Areas)))
 	q[fQLen] = math.Log1p(float64(len(in.plan.Text)))
+	q[fQFiles] = math.Log1p(float64(n))
 
 	out := make([]Candidate, len(files))
 	for i, f := range files {
@@ -323,10 +346,17 @@ func (e *Engine) candidates(in featureInput) []Candidate {
 		x[fLexSyms] = math.Log1p(float64(lexSyms[f]))
 		if totalWeight > 0 {
 			var w float64
+			nid := 0
 			for _, t := range dedupeStrings(in.lex.Matched[f]) {
 				w += termWeight[t]
+				if idents[t] {
+					nid++
+				}
 			}
 			x[fLexCover] = math.Min(1, w/totalWeight)
+			if len(idents) > 0 {
+				x[fLexIdent] = float64(nid) / float64(len(idents))
+			}
 		}
 		x[fPath] = in.lex.Path[f]
 		x[fPlain] = ratio(in.plain[f], maxPlain)
@@ -336,6 +366,9 @@ func (e *Engine) candidates(in featureInput) []Candidate {
 		}
 		if e.Prior != nil {
 			x[fPrior] = e.Prior[f]
+		}
+		if e.Recency != nil {
+			x[fRecent] = e.Recency[f]
 		}
 		x[fHand] = ratio(handScore[f], maxHand)
 		x[fHandRR] = handRR[f]
@@ -360,6 +393,13 @@ func (e *Engine) candidates(in featureInput) []Candidate {
 			x[fModRoot] = 1
 		}
 		x[fDirDepth] = float64(strings.Count(file.Path, "/"))
+		base := strings.TrimSuffix(path.Base(file.Path), path.Ext(file.Path))
+		if words[strings.ToLower(base)] {
+			x[fNameInQuery] = 1
+		}
+		if seedDirs[path.Dir(file.Path)] {
+			x[fSameDirSeed] = 1
+		}
 		x[fFanIn] = math.Log1p(float64(fanIn[f]))
 	}
 	return out
@@ -500,5 +540,18 @@ func dedupeStrings(xs []string) []string {
 			out = append(out, x)
 		}
 	}
+	return out
+}
+
+// queryWords are the query's identifiers, lower-cased, whole and split
+// ("FindByEmail" gives findbyemail, find, by, email).
+func queryWords(text string) map[string]bool {
+	out := map[string]bool{}
+	analyze.Identifiers([]byte(text), func(tok []byte) {
+		out[strings.ToLower(string(tok))] = true
+		for _, p := range analyze.SplitIdent(string(tok)) {
+			out[p] = true
+		}
+	})
 	return out
 }

@@ -21,6 +21,7 @@ type benchOptions struct {
 	Repos    string
 	WorkDir  string
 	Limit    int
+	PerRepo  int
 	Langs    []string
 	RepoSel  []string
 	Jobs     int
@@ -63,6 +64,7 @@ checkouts are cached in --work and reused across runs.`,
 	f.StringVar(&o.Repos, "repos", "", "directory holding OWNER+NAME/repo git directories (required)")
 	f.StringVar(&o.WorkDir, "work", "", "checkout cache (default: the user cache directory)")
 	f.IntVar(&o.Limit, "limit", 0, "run only the first N instances (after the other filters)")
+	f.IntVar(&o.PerRepo, "per-repo", 0, "run at most N instances of each repository, spread evenly over its instances")
 	f.StringSliceVar(&o.Langs, "lang", nil, "only these languages: go, rust")
 	f.StringSliceVar(&o.RepoSel, "repo", nil, "only these repositories (owner/name)")
 	f.IntVar(&o.Jobs, "jobs", 1, "instances run at once")
@@ -132,7 +134,7 @@ func (o *benchOptions) run(ctx context.Context, io *IO) error {
 		Rolling:   o.Dump != "",
 		NoBundles: o.Dump != "",
 		Dataset:   o.Dataset,
-		Filter:    eval.Filter{Langs: o.Langs, Repos: o.RepoSel, Limit: o.Limit},
+		Filter:    eval.Filter{Langs: o.Langs, Repos: o.RepoSel, Limit: o.Limit, PerRepo: o.PerRepo},
 		ReposDir:  o.Repos,
 		WorkDir:   o.WorkDir,
 		Jobs:      o.Jobs,

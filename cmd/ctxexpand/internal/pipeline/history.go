@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 
+	"github.com/ctxexpand/ctxexpand/analyze"
+
 	"github.com/ctxexpand/ctxexpand/githistory"
 	"github.com/ctxexpand/ctxexpand/index"
 )
@@ -29,3 +31,24 @@ func (c historyCache) Get(k [32]byte) ([]byte, bool) {
 }
 
 func (c historyCache) Put(k [32]byte, d []byte) { c.st.PutSnapshot(c.root, "git-log", index.Key(k), d) }
+
+// recency is, per file, 1/(1 + n/10) where n is how many commits of the
+// prior's window are newer than the last one that changed the file (0
+// for the newest commit), and 0 for files the window does not touch.
+func recency(st *githistory.Stats, facts *analyze.Facts) []float64 {
+	newest := map[string]int{}
+	for i, c := range st.Commits[:st.NumPrior()] {
+		for _, f := range c.Files {
+			if _, ok := newest[f]; !ok {
+				newest[f] = i
+			}
+		}
+	}
+	out := make([]float64, len(facts.Files))
+	for i, f := range facts.Files {
+		if n, ok := newest[f.Path]; ok {
+			out[i] = 1 / (1 + float64(n)/10)
+		}
+	}
+	return out
+}

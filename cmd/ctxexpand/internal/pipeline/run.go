@@ -138,6 +138,7 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 		for i, f := range facts.Files {
 			eng.Prior[i] = st.Prior(f.Path)
 		}
+		eng.Recency = recency(st, facts)
 		eng.PriorDetail = func(f analyze.FileID) string {
 			return fmt.Sprintf("changed in %d of the last %d commits", st.Touches[facts.Files[f].Path], st.NumPrior())
 		}
