@@ -168,3 +168,32 @@ func TestSummaryCounts(t *testing.T) {
 		t.Errorf("Omitted lists %d paths, %d omitted", len(r.Omitted), c.Omitted)
 	}
 }
+
+// TestShownLines: a file's result says which lines the bundle shows — all
+// of them at the full rung, the widened spans and imports at the spans
+// rung, none below — and every shown line is in the output.
+func TestShownLines(t *testing.T) {
+	for _, budget := range []int{300, 700, 1500, 20000} {
+		req := goldenRequest(t, Plain, budget)
+		res, err := Build(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.Files {
+			switch {
+			case f.Rung < RungSpans && len(f.Lines) > 0:
+				t.Errorf("budget %d: %s at rung %v shows lines %v", budget, f.Path, f.Rung, f.Lines)
+			case f.Rung >= RungSpans && len(f.Lines) == 0:
+				t.Errorf("budget %d: %s at rung %v shows no lines", budget, f.Path, f.Rung)
+			}
+			for i, r := range f.Lines {
+				if r.Start < 1 || r.End < r.Start || (i > 0 && r.Start <= f.Lines[i-1].End) {
+					t.Errorf("budget %d: %s: bad or unsorted ranges %v", budget, f.Path, f.Lines)
+				}
+			}
+			if f.Rung == RungFull && !f.Truncated && (len(f.Lines) != 1 || f.Lines[0].Start != 1) {
+				t.Errorf("budget %d: %s full, lines %v, want all from 1", budget, f.Path, f.Lines)
+			}
+		}
+	}
+}

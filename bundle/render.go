@@ -191,6 +191,14 @@ func (b *builder) result(out string, total int) *Result {
 			fr.Tokens = o.cost
 		}
 		switch {
+		case o.rung == RungFull && len(o.sec.ranges) == 0 && it.src != nil && it.src.n() > 0:
+			fr.Lines = []LineRange{{1, it.src.n()}}
+		case o.rung == RungFull || o.rung == RungSpans:
+			for _, r := range o.sec.ranges {
+				fr.Lines = append(fr.Lines, LineRange{r.start, r.end})
+			}
+		}
+		switch {
 		case it.readErr != nil:
 			fr.Reason = "unreadable: " + readProblem(it.readErr)
 		case o.rung < RungFull || o.trunc:

@@ -205,7 +205,14 @@ type FileResult struct {
 	// Costs[r] is what the file's section would cost at rung r, 0 when the
 	// rung was not available or not measured (too large to ever fit).
 	Costs [numRungs]int
+	// Lines are the line ranges of the file whose text is shown, sorted:
+	// every line at the full rung, the shown spans at the spans rung (a
+	// truncated rung shows less); none at the other rungs.
+	Lines []LineRange
 }
+
+// LineRange is a range of lines, 1-based, inclusive.
+type LineRange struct{ Start, End int }
 
 // ExtraResult says what an extra got: RungFull, RungSummary (its title
 // only) or RungOmitted, possibly Truncated.

@@ -113,6 +113,13 @@ type Summary struct {
 	// ranker ran on one instance; 0 when it was not measured (jobs > 1).
 	HeapP50 uint64 `json:"heap_p50_bytes,omitempty"`
 	HeapP95 uint64 `json:"heap_p95_bytes,omitempty"`
+
+	// Function level, over the FuncN instances with gold functions.
+	FuncN    int       `json:"func_n,omitempty"`
+	FuncGold int       `json:"func_gold,omitempty"` // gold functions in all
+	FuncHit  []float64 `json:"func_hit,omitempty"`
+	FuncMRR  float64   `json:"func_mrr,omitempty"`
+	FuncInc  []float64 `json:"func_inc,omitempty"`
 }
 
 // summaryInput is one instance's result for Summarize.
@@ -121,6 +128,7 @@ type summaryInput struct {
 	Failed  bool
 	Elapsed time.Duration
 	Heap    uint64
+	Funcs   *FuncScores // nil without gold functions
 }
 
 // summarize averages results of one ranker over one group.
@@ -162,6 +170,34 @@ func summarize(ranker, group string, nBudgets int, rs []summaryInput) Summary {
 	s.MRR /= n
 	for i := range s.Inc {
 		s.Inc[i] /= n
+	}
+	for _, r := range rs {
+		f := r.Funcs
+		if f == nil {
+			continue
+		}
+		if s.FuncN == 0 {
+			s.FuncHit, s.FuncInc = make([]float64, MaxK), make([]float64, nBudgets)
+		}
+		s.FuncN++
+		s.FuncGold += len(f.Ranks)
+		for k := range s.FuncHit {
+			s.FuncHit[k] += f.Hit[k]
+		}
+		s.FuncMRR += f.RR
+		for i := range s.FuncInc {
+			s.FuncInc[i] += f.Inc[i]
+		}
+	}
+	if s.FuncN > 0 {
+		fn := float64(s.FuncN)
+		for k := range s.FuncHit {
+			s.FuncHit[k] /= fn
+		}
+		s.FuncMRR /= fn
+		for i := range s.FuncInc {
+			s.FuncInc[i] /= fn
+		}
 	}
 	s.TimeP50, s.TimeP95 = percentile(times, 0.50), percentile(times, 0.95)
 	s.HeapP50, s.HeapP95 = percentile(heaps, 0.50), percentile(heaps, 0.95)

@@ -37,6 +37,12 @@ type Ranking struct {
 	// training data; see Options.DumpDir).
 	FeatureNames []string
 	Candidates   []Candidate
+	// Functions are the functions the ranker ranks, best first; nil when
+	// it ranks files only (the runner then derives an order, funcs.go).
+	Functions []RankedFunc
+	// Shown maps each budget to the lines of each file that its bundle
+	// shows; nil means that the bundles hold whole files.
+	Shown map[int]map[string][]LineRange
 }
 
 // Candidate is a file a learned ranker scores, with its features in

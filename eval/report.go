@@ -44,6 +44,11 @@ type InstanceReport struct {
 	CheckoutMissing []string       `json:"checkout_missing,omitempty"`
 	CheckoutTime    time.Duration  `json:"checkout_ns"`
 	Results         []RankerResult `json:"results"`
+	// GoldFuncs are the functions the fix changed (funcs.go); nil when
+	// function-level scoring was not run.
+	GoldFuncs []Decl `json:"gold_functions,omitempty"`
+	// FuncError says why function-level scoring failed on this instance.
+	FuncError string `json:"functions_error,omitempty"`
 }
 
 // RankerResult is one ranker's answer on one instance and its scores.
@@ -59,6 +64,10 @@ type RankerResult struct {
 	Top        []RankedFile `json:"top"`
 	GoldDetail []GoldResult `json:"gold"`
 	Scores     Scores       `json:"scores"`
+	// Funcs are the function-level scores when the instance has gold
+	// functions, and TopFuncs the first functions ranked.
+	Funcs    *FuncScores  `json:"functions,omitempty"`
+	TopFuncs []RankedFunc `json:"top_functions,omitempty"`
 }
 
 // GoldResult is where a ranker put one gold file.
@@ -116,7 +125,7 @@ func summarizeReport(r *Report) []Summary {
 					continue
 				}
 				res := inst.Results[ri]
-				in = append(in, summaryInput{Scores: res.Scores, Failed: res.Error != "", Elapsed: res.Elapsed, Heap: res.HeapPeak})
+				in = append(in, summaryInput{Scores: res.Scores, Failed: res.Error != "", Elapsed: res.Elapsed, Heap: res.HeapPeak, Funcs: res.Funcs})
 			}
 			out = append(out, summarize(name, g, len(r.Budgets), in))
 		}
@@ -186,6 +195,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			writeRow(&b, row)
 		}
 	}
+	r.writeFunctionTables(&b)
 	if n := r.CheckoutErrors(); n > 0 {
 		fmt.Fprintf(&b, "\n%d instance(s) left out: no checkout could be made (see the JSON report).\n", n)
 	}
@@ -246,4 +256,58 @@ func fmtBytes(n uint64) string {
 		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// writeFunctionTables writes the function-level tables, one per group,
+// when any instance was scored at function level.
+func (r *Report) writeFunctionTables(b *strings.Builder) {
+	any := false
+	for _, s := range r.Summaries {
+		any = any || s.FuncN > 0
+	}
+	if !any {
+		return
+	}
+	for _, g := range r.Groups() {
+		n, gold := 0, 0
+		if s, ok := r.Summary(r.Rankers[0], g); ok {
+			n, gold = s.FuncN, s.FuncGold
+		}
+		fmt.Fprintf(b, "\n### %s, functions (N=%d with %d gold functions)\n\n", groupTitle(g), n, gold)
+		cols := []string{"ranker"}
+		for _, k := range TableKs {
+			cols = append(cols, fmt.Sprintf("hit@%d", k))
+		}
+		cols = append(cols, "MRR")
+		for _, bud := range r.Budgets {
+			cols = append(cols, "inc@"+BudgetLabel(bud))
+		}
+		writeRow(b, cols)
+		seps := make([]string, len(cols))
+		for i := range seps {
+			seps[i] = "---:"
+		}
+		seps[0] = "---"
+		writeRow(b, seps)
+		for _, name := range r.Rankers {
+			s, _ := r.Summary(name, g)
+			row := []string{name}
+			for _, k := range TableKs {
+				v := 0.0
+				if s.FuncN > 0 {
+					v = s.FuncHit[k-1]
+				}
+				row = append(row, f2(v))
+			}
+			row = append(row, f2(s.FuncMRR))
+			for i := range r.Budgets {
+				v := 0.0
+				if s.FuncN > 0 {
+					v = s.FuncInc[i]
+				}
+				row = append(row, f2(v))
+			}
+			writeRow(b, row)
+		}
+	}
 }

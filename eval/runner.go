@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,6 +50,8 @@ type Options struct {
 	// DumpDir, when set, receives the feature dump of each instance
 	// (dump.go); instances already dumped there are skipped.
 	DumpDir string
+	// Decls, when set, turns on function-level scoring (funcs.go).
+	Decls DeclSource
 }
 
 // DefaultWorkDir is where checkouts are cached when the caller has no
@@ -114,7 +117,7 @@ func Run(ctx context.Context, opt Options, rankers []Ranker) (*Report, error) {
 	prog := newProgress(opt.Progress, opt.Terminal, len(insts), start)
 	measureHeap := jobs == 1
 	run := instanceRun{co: co, rankers: rankers, budgets: budgets, timeout: opt.Timeout,
-		measureHeap: measureHeap, prog: prog, dumpDir: opt.DumpDir}
+		measureHeap: measureHeap, prog: prog, dumpDir: opt.DumpDir, decls: opt.Decls}
 
 	reports := make([]InstanceReport, len(insts))
 	if opt.Rolling {
@@ -175,6 +178,7 @@ type instanceRun struct {
 	measureHeap bool
 	prog        *progress
 	dumpDir     string
+	decls       DeclSource
 }
 
 // instance checks out one instance, runs every ranker on it and writes
@@ -200,6 +204,7 @@ func (r instanceRun) instance(ctx context.Context, inst Instance) InstanceReport
 	ir.CheckoutMissing = res.Missing
 	view := inst.forRanker()
 	dumpDone := r.dumpDir == ""
+	var answers []Ranking
 	for _, rk := range rankers {
 		prog.rankerStart(inst.ID, rk.Name())
 		result, ranking := runRanker(ctx, rk, res.Dir, inst, view, budgets, timeout, measureHeap)
@@ -210,8 +215,81 @@ func (r instanceRun) instance(ctx context.Context, inst Instance) InstanceReport
 			}
 		}
 		ir.Results = append(ir.Results, result)
+		answers = append(answers, ranking)
+	}
+	if r.decls != nil && ctx.Err() == nil {
+		r.scoreFunctions(ctx, &ir, inst, res.Dir, answers)
 	}
 	return ir
+}
+
+// scoreFunctions adds the function-level scores of every ranker's answer
+// (funcs.go).
+func (r instanceRun) scoreFunctions(ctx context.Context, ir *InstanceReport, inst Instance, root string, answers []Ranking) {
+	gitDir := filepath.Join(r.co.ReposDir, RepoDirName(inst.Repo), "repo")
+	changed, inserted, err := touchedLines(ctx, r.co, gitDir, inst)
+	if err != nil {
+		ir.FuncError = "diffing the fix: " + err.Error()
+		return
+	}
+	paths := map[string]bool{}
+	for _, g := range inst.GoldFiles {
+		paths[g] = true
+	}
+	for i, a := range answers {
+		if a.Functions == nil && ir.Results[i].Error == "" {
+			for _, p := range topScored(a.Files, inst.Lang, funcFiles) {
+				paths[p] = true
+			}
+		}
+	}
+	var list []string
+	for p := range paths {
+		list = append(list, p)
+	}
+	slices.Sort(list)
+	decls, err := r.decls.Decls(ctx, root, inst.forRanker(), list)
+	if err != nil {
+		ir.FuncError = "listing declarations: " + err.Error()
+		return
+	}
+	var goldDecls []Decl
+	for _, d := range decls {
+		if slices.Contains(inst.GoldFiles, d.Path) {
+			goldDecls = append(goldDecls, d)
+		}
+	}
+	ir.GoldFuncs = goldFunctions(goldDecls, changed, inserted)
+	if len(ir.GoldFuncs) == 0 {
+		return
+	}
+	for i, a := range answers {
+		res := &ir.Results[i]
+		var fns []RankedFunc
+		if a.Functions == nil && res.Error == "" {
+			fns = functionsByFile(root, inst, topScored(a.Files, inst.Lang, funcFiles), decls)
+		}
+		for _, f := range a.Functions {
+			if p := normPath(f.Path); p != "" && IsScoredSource(p, inst.Lang) {
+				f.Path = p
+				fns = append(fns, f)
+			}
+		}
+		shown := a.Shown
+		if shown == nil {
+			// Whole files.
+			shown = map[int]map[string][]LineRange{}
+			for b, ps := range a.Bundles {
+				shown[b] = map[string][]LineRange{}
+				for _, p := range ps {
+					shown[b][normPath(p)] = []LineRange{{1, math.MaxInt32}}
+				}
+			}
+		}
+		fs := scoreFunctions(ir.GoldFuncs, fns, shown, r.budgets)
+		res.Funcs = &fs
+		res.TopFuncs = fns[:min(len(fns), MaxK)]
+	}
 }
 
 // runRanker runs one ranker on one instance and scores its answer; it

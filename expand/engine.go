@@ -131,6 +131,9 @@ type Result struct {
 	// Candidates are the files the learned ranker scores, with their
 	// features (FeatureNames), when Options.Features asked for them.
 	Candidates []Candidate
+	// Functions are the functions and methods of the best files, best
+	// first (functions.go).
+	Functions []Function
 }
 
 // Expand runs the pipeline for one plan.
@@ -236,6 +239,7 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 			Spans:    e.spans(fr, sb.explicitSpans[fr.File], opt.MaxSpans),
 		})
 	}
+	res.Functions = e.rankFunctions(res.Files, lex)
 	return res, nil
 }
 

@@ -129,7 +129,17 @@ func (o *benchOptions) run(ctx context.Context, io *IO) error {
 	} else if rankers, err = o.rankers(); err != nil {
 		return err
 	}
+	var decls eval.DeclSource
+	if o.Dump == "" {
+		for _, r := range rankers {
+			if pr, ok := r.(*pipeline.Ranker); ok {
+				decls = pr // function-level gold from the facts it loaded
+				break
+			}
+		}
+	}
 	rep, err := eval.Run(ctx, eval.Options{
+		Decls:     decls,
 		DumpDir:   o.Dump,
 		Rolling:   o.Dump != "",
 		NoBundles: o.Dump != "",

@@ -106,23 +106,26 @@ func (s *Session) assemble(ctx context.Context, out *Output, req Request) (*bund
 
 // IncludedAt is the list of files whose relevant content is in the bundle
 // of a query's outcome at the given budget (for the benchmark's inc@B): a
-// file counts when it got its full text or its relevant spans.
-func (s *Session) IncludedAt(ctx context.Context, out *Output, req Request, budget int) ([]string, error) {
+// file counts when it got its full text or its relevant spans. It also
+// returns, per included file, the lines the bundle shows.
+func (s *Session) IncludedAt(ctx context.Context, out *Output, req Request, budget int) ([]string, map[string][]bundle.LineRange, error) {
 	req.Budget = budget
 	if req.Format == "" {
 		req.Format = "markdown"
 	}
 	res, err := s.assemble(ctx, out, req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var inc []string
+	lines := map[string][]bundle.LineRange{}
 	for _, f := range res.Files {
 		if f.Rung >= bundle.RungSpans {
 			inc = append(inc, f.Path)
+			lines[f.Path] = f.Lines
 		}
 	}
-	return inc, nil
+	return inc, lines, nil
 }
 
 // Commit is the git commit the repository is at, or "" when it is not a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/eval"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/index"
@@ -29,6 +30,9 @@ type Ranker struct {
 	// then reuses what earlier commits of the same checkout directory
 	// computed (feature dumps over rolling checkouts).
 	Index *index.Store
+
+	mu   sync.Mutex
+	last *Session // the session of the last answer, for Decls
 }
 
 // Name implements eval.Ranker.
@@ -75,15 +79,71 @@ func (r *Ranker) Rank(ctx context.Context, root string, inst eval.Instance, budg
 			rk.Candidates = append(rk.Candidates, eval.Candidate{Path: s.Facts.Files[c.File].Path, Features: c.Features[:]})
 		}
 	}
+	rk.Functions = []eval.RankedFunc{}
+	for _, f := range out.Result.Functions {
+		rk.Functions = append(rk.Functions, eval.RankedFunc{Decl: declOf(s, f.Sym), Score: f.Score})
+	}
 	rk.Bundles = map[int][]string{}
+	rk.Shown = map[int]map[string][]eval.LineRange{}
 	for _, b := range budgets {
-		inc, err := s.IncludedAt(ctx, out, req, b)
+		inc, lines, err := s.IncludedAt(ctx, out, req, b)
 		if err != nil {
 			return eval.Ranking{}, err
 		}
 		rk.Bundles[b] = inc
+		rk.Shown[b] = map[string][]eval.LineRange{}
+		for p, rs := range lines {
+			for _, r := range rs {
+				rk.Shown[b][p] = append(rk.Shown[b][p], eval.LineRange{Start: r.Start, End: r.End})
+			}
+		}
 	}
+	r.mu.Lock()
+	r.last = s
+	r.mu.Unlock()
 	return rk, nil
+}
+
+// declOf describes a symbol for function-level scoring.
+func declOf(s *Session, sym analyze.SymID) eval.Decl {
+	d := &s.Facts.Symbols[sym]
+	f := &s.Facts.Files[d.File]
+	return eval.Decl{Path: f.Path, Name: d.QualName(f.Lang), Line: d.DeclLine, End: d.End}
+}
+
+// Decls implements eval.DeclSource with the facts of the session the
+// ranker last used for the same checkout and commit, or of a new one.
+func (r *Ranker) Decls(ctx context.Context, root string, inst eval.Instance, paths []string) ([]eval.Decl, error) {
+	r.mu.Lock()
+	s := r.last
+	r.mu.Unlock()
+	if s == nil || s.Root != root || s.Commit() != inst.Base {
+		var err error
+		if r.Sessions != nil {
+			s, err = r.Sessions.Get(ctx, root, inst.Base)
+		} else {
+			s, err = Open(ctx, root, LoadOptions{Index: r.Index, NoHistory: true})
+			if err == nil {
+				defer s.Close()
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var out []eval.Decl
+	for _, p := range paths {
+		fid, ok := s.Facts.FileByPath(p)
+		if !ok {
+			continue
+		}
+		for _, sid := range s.Facts.SymbolsIn(fid) {
+			if s.Facts.Symbols[sid].Kind.IsCallable() {
+				out = append(out, declOf(s, sid))
+			}
+		}
+	}
+	return out, nil
 }
 
 // SessionCache keeps the most recently loaded sessions by root.
