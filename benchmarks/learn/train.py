@@ -71,16 +71,16 @@ LINEAR_NEGATIVES = 60
 LINEAR_C = 0.1
 
 
-def load(dumps, exclude):
+def load(dumps, exclude, allowed):
     recs = []
     names = None
-    for root, _, files in os.walk(dumps):
+    for root, _, files in sorted((r, d, f) for d_ in dumps for r, d, f in os.walk(d_)):
         for f in sorted(files):
             if not f.endswith(".json.gz"):
                 continue
             with gzip.open(os.path.join(root, f), "rt") as fh:
                 r = json.load(fh)
-            if r["repo"] in exclude:
+            if r["repo"] in exclude or (allowed is not None and r["id"] not in allowed):
                 continue
             if names is None:
                 names = r["features"]
@@ -334,7 +334,10 @@ def report(rows, per_fold, recs, assign, out):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dumps", required=True, help="directory of feature dumps (ctxexpand bench --dump-features)")
+    ap.add_argument("--dumps", required=True, action="append",
+                    help="directory of feature dumps (ctxexpand bench --dump-features); repeatable")
+    ap.add_argument("--dataset", action="append", default=[],
+                    help="use only the dumps of this dataset's instances (repeatable; default: every dump)")
     ap.add_argument("--exclude-repo", action="append", default=[], help="leave this repository out (repeatable)")
     ap.add_argument("--out", help="write the chosen model here (rank/learn/default.json)")
     ap.add_argument("--report", help="write the cross-validation tables here")
@@ -342,7 +345,13 @@ def main():
     ap.add_argument("--no-cv", action="store_true", help="skip cross-validation (calibration then uses training margins)")
     args = ap.parse_args()
 
-    names, recs = load(args.dumps, set(args.exclude_repo))
+    allowed = None
+    if args.dataset:
+        allowed = set()
+        for d in args.dataset:
+            with open(d) as fh:
+                allowed |= {json.loads(l)["id"] for l in fh if l.strip()}
+    names, recs = load(args.dumps, set(args.exclude_repo), allowed)
     if not recs:
         sys.exit("no dumps found")
     print(f"{len(recs)} commits from {len({r['repo'] for r in recs})} repositories, "
