@@ -73,6 +73,14 @@ func HeadDecls(facts *analyze.Facts, fid analyze.FileID) []Decl {
 	return out
 }
 
+// BaseScanned reports whether BaseDecls can read the base of a file of
+// this path: Go and Rust. The languages known only through SCIP indexes
+// (TypeScript, JavaScript, Python) have symbols on the new side only.
+func BaseScanned(p string) bool {
+	l := analyze.LangOf(p)
+	return l == analyze.LangGo || l == analyze.LangRust
+}
+
 // BaseDecls scans the old text of a file for its declarations: Go through
 // go/parser, Rust by a brace-matching scan. Other languages have none.
 func BaseDecls(p string, src []byte) []Decl {

@@ -149,9 +149,13 @@ func (r *Report) mapFile(ctx context.Context, facts *analyze.Facts, f *File, src
 		data, err := src.Base(ctx, f)
 		if err != nil {
 			r.notef("could not read the base of %s (%v); symbols deleted there are not reported", f.OldPath, err)
-		} else {
+		} else if BaseScanned(f.OldPath) {
 			base = BaseDecls(f.OldPath, data)
 			haveBase = true
+		} else if removed > 0 || f.Status == Deleted {
+			// Symbols from a SCIP index describe the new side only: what
+			// changed is reported as modified, and deletions are not seen.
+			r.notef("the base of %s is not scanned for symbols (a language known through SCIP only); symbols deleted there are not reported", f.OldPath)
 		}
 	}
 	// Impl blocks and modules are never reported, and the loaders name

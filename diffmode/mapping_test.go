@@ -255,6 +255,35 @@ func TestMapRust(t *testing.T) {
 	}
 }
 
+// TestMapSCIPLanguage: a TypeScript file, whose symbols come from a SCIP
+// index and whose base is not scanned, reports an edited function as
+// modified (not added), and says that deletions there are not seen.
+func TestMapSCIPLanguage(t *testing.T) {
+	diff := "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,3 +1,3 @@\n export function keep(): number {\n-  return 1;\n+  return 3;\n }\n"
+	d, err := ParseBytes([]byte(diff), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := &analyze.Facts{}
+	fid := facts.AddFile(analyze.File{Path: "src/a.ts", Lang: analyze.LangTypeScript, Lines: 3})
+	facts.AddSymbol(analyze.Symbol{Name: "keep", Kind: analyze.KindFunc, File: fid, Start: 1, End: 3, DeclLine: 1, Parent: analyze.NoSym})
+	facts.Normalize()
+	r, err := Map(context.Background(), facts, d, mapSources{"src/a.ts": "export function keep(): number {\n  return 1;\n}\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range r.Changes {
+		got = append(got, c.String())
+	}
+	if diff := cmp.Diff([]string{"modified func keep (src/a.ts:1-3)"}, got); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "src/a.ts is not scanned for symbols") {
+		t.Errorf("notes %q do not say deletions are not seen", r.Notes)
+	}
+}
+
 func TestSeedsCap(t *testing.T) {
 	r := &Report{}
 	for i := 1; i <= 5; i++ {
