@@ -4,16 +4,20 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 )
 
 // ExecutableID identifies the code of the running program, for keys: an
 // entry computed by one build of ctxexpand must not be trusted by
 // another, whose loaders may extract differently. A build from a clean
-// version-control checkout is its revision; anything else (a local build,
-// a test binary) is the SHA-256 of the executable, computed once per
-// executable file (by path, size, modification time and inode) and kept in
-// the index.
+// version-control checkout is its revision; a build of a released module
+// version (go install …@v1.2.3) is that version; anything else (a local
+// build, a test binary) is the SHA-256 of the executable, computed once
+// per executable file (by path, size, modification time and inode) and
+// kept in the index. The first two, with the Go version, name the same
+// program on every machine, which lets a pack built on one be used on
+// another.
 func (s *Store) ExecutableID() string {
 	s.exeOnce.Do(func() { s.exeID = s.executableID() })
 	return s.exeID
@@ -32,6 +36,9 @@ func (s *Store) executableID() string {
 		}
 		if rev != "" && modified == "false" {
 			return "vcs:" + rev + " " + bi.GoVersion
+		}
+		if v := bi.Main.Version; v != "" && v != "(devel)" && !strings.HasSuffix(v, "+dirty") && rev == "" {
+			return "mod:" + bi.Main.Path + "@" + v + " " + bi.GoVersion
 		}
 	}
 	exe, err := os.Executable()

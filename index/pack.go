@@ -141,19 +141,27 @@ func (p *Pack) Len() int {
 // others up to its limit), when they differ from what was read. A pack
 // that was neither read from nor written to is left as it is. A run that stopped early (a time limit) should not
 // flush: it used only part of the records and would drop the rest.
+// Failures (a full disk) cost the cache, not the run: they are reported
+// through Notice.
 func (p *Pack) Flush() {
+	if err := p.flush(); err != nil {
+		p.s.noticef("index: could not save %s records: %v", p.kind, err)
+	}
+}
+
+func (p *Pack) flush() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.flushed || !validKind(p.kind) {
-		return
+		return nil
 	}
 	p.flushed = true
 	if !p.touched {
-		return // a run that did not consult the pack (its whole result came from elsewhere) keeps it
+		return nil // a run that did not consult the pack (its whole result came from elsewhere) keeps it
 	}
 	if p.keep > 0 {
 		if !p.dirty {
-			return
+			return nil
 		}
 		for k, v := range p.old {
 			if len(p.used) >= p.keep {
@@ -164,7 +172,7 @@ func (p *Pack) Flush() {
 			}
 		}
 	} else if !p.dirty && len(p.used) == len(p.old) {
-		return
+		return nil
 	}
 	keys := make([]Key, 0, len(p.used))
 	size := 0
@@ -180,10 +188,7 @@ func (p *Pack) Flush() {
 		w.Blob(p.used[k])
 	}
 	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
-		p.s.noticef("index: could not save %s records: %v", p.kind, err)
-		return
+		return err
 	}
-	if err := p.s.writeAtomic(p.path, frame("pack-"+p.kind, w.Bytes())); err != nil {
-		p.s.noticef("index: could not save %s records: %v", p.kind, err)
-	}
+	return p.s.writeAtomic(p.path, frame("pack-"+p.kind, w.Bytes()))
 }

@@ -1,5 +1,8 @@
 // Package urlfetch owns fetching the web pages that @url references name,
-// safely enough to run in CI next to secrets.
+// and the files (packs of the on-disk index) that `ctxexpand index
+// --from-pack URL` names, safely enough to run in CI next to secrets.
+// [Fetcher.Fetch] turns a page into text; [Fetcher.Download] copies a
+// file's bytes as they are, under the same rules and without the cache.
 //
 // # Safety
 //
