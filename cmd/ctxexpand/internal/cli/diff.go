@@ -135,11 +135,31 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 		return o.writeEmpty(io, ch)
 	}
 
-	s, err := pipeline.Open(ctx, ch.loadRoot, pipeline.LoadOptions{Logger: io.Log})
+	load := pipeline.LoadOptions{Logger: io.Log}
+	var run *indexedRun
+	if ch.loadRoot == root {
+		// The working tree: loaded through the on-disk index with the
+		// settings of queries and ctxexpand index, so that an index built
+		// ahead (or seeded from a pack, see docs/ci.md) is used. A commit
+		// extracted to a temporary directory is loaded afresh.
+		if load, err = indexLoadOptions(root, o.Config); err != nil {
+			return err
+		}
+		load.Logger = io.Log
+		run = o.Cache.start(io, o.Quiet)
+		run.wire(&load)
+	}
+	s, err := pipeline.Open(ctx, ch.loadRoot, load)
+	if run != nil {
+		run.loaded()
+	}
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if run != nil {
+		defer run.finish(root)
+	}
 	if ch.commit != "" {
 		s.FixedCommit = ch.commit
 	}

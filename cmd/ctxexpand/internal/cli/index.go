@@ -1,23 +1,32 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/urlfetch"
 )
 
 // indexOptions are the flags of the index command.
 type indexOptions struct {
-	Root    string
-	Stats   bool
-	Quiet   bool
-	Timeout time.Duration
-	Cache   cacheOptions
+	Root     string
+	Config   string
+	Stats    bool
+	Quiet    bool
+	Timeout  time.Duration
+	Pack     string
+	FromPack string
+	Cache    cacheOptions
 	// ExportSCIP names a file to write the analysis to as a SCIP index.
 	ExportSCIP string
 }
@@ -25,7 +34,7 @@ type indexOptions struct {
 func newIndexCmd(io *IO) *cobra.Command {
 	o := &indexOptions{}
 	cmd := &cobra.Command{
-		Use:   "index [--root DIR] [--stats]",
+		Use:   "index [--root DIR] [--from-pack FILE|URL] [--pack FILE] [--export-scip FILE] [--stats]",
 		Short: "Build the on-disk index of a repository ahead of queries, or show what it holds",
 		Long: `index analyses the repository and stores the result in the on-disk index, so
 that the next query starts warm: useful in CI, where the index directory can be
@@ -34,18 +43,35 @@ cached between jobs (--cache-dir or $` + cacheDirEnv + `).
 Every query keeps the index up to date by itself: only what changed since the
 last run is analysed again. With --stats, index prints what the index holds
 (entries and sizes by kind) and the hit rates of the repository's last run,
-without analysing anything.`,
+without analysing anything.
+
+--pack FILE then writes the index of the tree as it is into one portable,
+versioned, checksummed file, to build once (in CI, on the default branch) and
+use elsewhere. --from-pack FILE or URL first seeds the index from such a file
+(a URL is fetched under the rules of @url: http or https, public addresses
+only): when the tree, the settings and the ctxexpand version are the pack's,
+the next query analyses nothing; when only the tree differs (a pull request, a
+developer's edits), the pack's per-file and per-package records are used and
+only what changed is analysed. A pack of another ctxexpand version or another
+repository is refused with a note saying why, and a missing or damaged one is
+a note too: the run goes on without it. See docs/ci.md.`,
 		Example: `  ctxexpand index
   ctxexpand index --root ~/src/project --cache-dir .ctxexpand-cache
+  ctxexpand index --pack ctxexpand.pack                  # in CI, on the default branch
+  ctxexpand index --from-pack ctxexpand.pack             # in pull-request jobs, on laptops
+  ctxexpand index --from-pack https://ci.example.com/ctxexpand.pack
   ctxexpand index --stats`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context(), io) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml, .git or index.scip)")
+	f.StringVar(&o.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root); its ignore rules decide what is indexed, as for queries")
 	f.BoolVar(&o.Stats, "stats", false, "show the index's entries, sizes and the last run's hit rates instead of indexing")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no notes or progress on stderr")
 	f.DurationVar(&o.Timeout, "timeout", 0, "stop after this long; what was indexed is kept only when the analysis finished")
+	f.StringVar(&o.Pack, "pack", "", "after indexing, write the index of this tree to `FILE`, a portable pack")
+	f.StringVar(&o.FromPack, "from-pack", "", "before indexing, seed the index from a pack `FILE` or http(s) URL")
 	f.StringVar(&o.ExportSCIP, "export-scip", "", "also write the Go and Rust analysis as a SCIP index to this file (for other tools)")
 	o.Cache.addFlags(f)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
@@ -55,6 +81,12 @@ without analysing anything.`,
 func (o *indexOptions) run(ctx context.Context, io *IO) error {
 	if o.Cache.Off && o.ExportSCIP == "" {
 		return usagef("--no-cache leaves nothing for index to do")
+	}
+	if o.Cache.Off && (o.Pack != "" || o.FromPack != "") {
+		return usagef("--pack and --from-pack read and write the on-disk index; drop --no-cache")
+	}
+	if o.Stats && (o.Pack != "" || o.FromPack != "") {
+		return usagef("--stats shows the index; it cannot be combined with --pack or --from-pack")
 	}
 	root, err := resolveRoot(o.Root)
 	if err != nil {
@@ -82,9 +114,15 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	var lo pipeline.LoadOptions
+	lo, err := indexLoadOptions(root, o.Config)
+	if err != nil {
+		return err
+	}
 	lo.Logger = io.Log
 	run.wire(&lo)
+	if o.FromPack != "" {
+		o.seed(ctx, run, root, lo)
+	}
 	s, err := pipeline.Open(ctx, root, lo)
 	if err == nil {
 		s.Close() // the index is this command's output
@@ -105,9 +143,134 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 		}
 	}
 	if s.Facts.Partial {
+		if o.Pack != "" {
+			run.notice("no pack written: the analysis was cut short by the time limit")
+		}
 		return errPartial
 	}
+	if o.Pack != "" {
+		return o.writePack(ctx, io, root, lo)
+	}
 	return nil
+}
+
+// indexLoadOptions are the load options of a run at root whose index
+// entries queries share: those the configuration (file, or
+// .ctxexpand.toml at the root) gives a query, and the key that names its
+// ignore rules.
+func indexLoadOptions(root, configFile string) (pipeline.LoadOptions, error) {
+	eo := newExpandOptions()
+	eo.Config = configFile
+	cfg, lo, err := eo.applyConfig(root)
+	if err != nil {
+		return pipeline.LoadOptions{}, err
+	}
+	lo.IndexKey = ignoreKey(cfg)
+	return lo, nil
+}
+
+// packDownload bounds a pack fetched from a URL: its time, and its size
+// before decompression.
+const (
+	packDownloadTimeout = 10 * time.Minute
+	packDownloadMax     = 1 << 30
+)
+
+// seed adds what the pack says to the index. Whatever goes wrong (no
+// file, a damaged or refused pack, a failed download) is a note: the run
+// goes on without the pack.
+func (o *indexOptions) seed(ctx context.Context, run *indexedRun, root string, lo pipeline.LoadOptions) {
+	start := time.Now()
+	data, err := o.readPack(ctx)
+	if err != nil {
+		run.notice(fmt.Sprintf("pack %s not used: %v", o.FromPack, err))
+		return
+	}
+	a, info, err := pipeline.ReadPack(bytes.NewReader(data), 0)
+	if err == nil {
+		var res pipeline.SeedResult
+		res, err = pipeline.SeedFromPack(ctx, root, lo, a, info)
+		if err == nil {
+			what := fmt.Sprintf("%d records", res.Records)
+			if res.Snapshot {
+				what = "its snapshot and " + what
+			}
+			msg := fmt.Sprintf("pack %s (%s%s, %s): took %s in %v", o.FromPack, humanSize(int64(len(data))), packCommit(info.Commit),
+				info.Created.Format("2006-01-02 15:04 UTC"), what, time.Since(start).Round(time.Millisecond))
+			if !res.Snapshot {
+				msg += "; not its snapshot: " + res.Reason
+			}
+			run.notice(msg)
+			return
+		}
+	}
+	run.notice(fmt.Sprintf("pack %s not used: %s", o.FromPack, strings.TrimPrefix(err.Error(), pipeline.ErrPackRefused.Error()+": ")))
+}
+
+// readPack reads the pack's bytes from a file or a URL.
+func (o *indexOptions) readPack(ctx context.Context) ([]byte, error) {
+	src := o.FromPack
+	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
+		f := urlfetch.New(urlfetch.Options{Timeout: packDownloadTimeout, MaxBytes: packDownloadMax, NoCache: true,
+			UserAgent: "ctxexpand-pack/1"})
+		var b bytes.Buffer
+		if _, err := f.Download(ctx, src, &b); err != nil {
+			return nil, err
+		}
+		return b.Bytes(), nil
+	}
+	data, err := os.ReadFile(src)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, errors.New("no such file (a cache that missed?)")
+	}
+	return data, err
+}
+
+// writePack writes the pack next to its destination, then renames it
+// over it: a reader never sees half a pack.
+func (o *indexOptions) writePack(ctx context.Context, io *IO, root string, lo pipeline.LoadOptions) error {
+	dir := filepath.Dir(o.Pack)
+	tmp, err := os.CreateTemp(dir, filepath.Base(o.Pack)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("writing the pack: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	info, err := pipeline.WritePack(ctx, root, lo, tmp)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(tmp.Name())
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), o.Pack); err != nil {
+		return fmt.Errorf("writing the pack: %w", err)
+	}
+	fmt.Fprintf(io.Out, "pack: %s, %s%s, %d input files\n", o.Pack, humanSize(st.Size()), packCommit(info.Commit), len(info.Inputs))
+	return nil
+}
+
+func packCommit(commit string) string {
+	if commit == "" {
+		return ""
+	}
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	return ", commit " + commit
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 func indexOutcome(snapshot string) string {

@@ -166,3 +166,79 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.b.String()
 }
+
+// TestIndexWarmsQueries: after ctxexpand index, a query analyses nothing
+// (the two load with the same settings, configuration included).
+func TestIndexWarmsQueries(t *testing.T) {
+	root, cache := copySample(t, "rustsvc"), t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ".ctxexpand.toml"), []byte("[files]\nexclude = [\"benches/\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run(t, "index", "--root", root, "--cache-dir", cache); code != ExitOK {
+		t.Fatalf("index: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := run(t, "--root", root, "--cache-dir", cache, "--files-only", "fix UserService::find_by_email"); code != ExitOK {
+		t.Fatalf("query: exit %d: %s", code, errOut)
+	}
+	_, out, _ := run(t, "index", "--stats", "--root", root, "--cache-dir", cache)
+	if !strings.Contains(out, "snapshot hit") {
+		t.Errorf("the query after index did not use its snapshot:\n%s", out)
+	}
+}
+
+// TestIndexPack: a pack written on one checkout seeds the index of
+// another, whose first query then analyses nothing and answers as
+// without an index; a damaged, missing or foreign pack is a note and the
+// run goes on.
+func TestIndexPack(t *testing.T) {
+	one, two := copySample(t, "rustsvc"), copySample(t, "rustsvc")
+	pack := filepath.Join(t.TempDir(), "rustsvc.pack")
+	code, out, errOut := run(t, "index", "--root", one, "--cache-dir", t.TempDir(), "--pack", pack)
+	if code != ExitOK || !strings.Contains(out, "pack: "+pack) {
+		t.Fatalf("index --pack: exit %d, out %q, err %q", code, out, errOut)
+	}
+	cache := t.TempDir()
+	code, out, errOut = run(t, "index", "--root", two, "--cache-dir", cache, "--from-pack", pack)
+	if code != ExitOK || !strings.Contains(errOut, "took its snapshot") || !strings.Contains(out, "already up to date") {
+		t.Fatalf("index --from-pack: exit %d, out %q, err %q", code, out, errOut)
+	}
+	args := []string{"--root", two, "--budget", "3000", "--format", "json", "fix UserService::find_by_email"}
+	_, want, _ := run(t, append([]string{"--no-cache"}, args...)...)
+	if _, got, _ := run(t, append([]string{"--cache-dir", cache}, args...)...); got != want {
+		t.Error("the query through the seeded index differs from one without an index")
+	}
+
+	data, err := os.ReadFile(pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(t.TempDir(), "damaged.pack")
+	data[len(data)/2] ^= 0x20
+	if err := os.WriteFile(damaged, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gosvc := copySample(t, "gosvc")
+	for _, c := range []struct{ name, root, pack, note string }{
+		{"damaged", two, damaged, "damaged or not a pack"},
+		{"missing", two, filepath.Join(t.TempDir(), "none.pack"), "no such file"},
+		{"another repository", gosvc, pack, "another tree"},
+	} {
+		code, out, errOut := run(t, "index", "--root", c.root, "--cache-dir", t.TempDir(), "--from-pack", c.pack)
+		if code != ExitOK || !strings.Contains(errOut, "not used: ") || !strings.Contains(errOut, c.note) || !strings.Contains(out, "; indexed in ") {
+			t.Errorf("%s pack: exit %d, out %q, err %q", c.name, code, out, errOut)
+		}
+	}
+	if code, _, _ := run(t, "index", "--stats", "--pack", pack, "--root", two); code != ExitUsage {
+		t.Errorf("--stats with --pack: exit %d, want a usage error", code)
+	}
+}
+
+// copySample copies a sample repository to a new directory.
+func copySample(t *testing.T, name string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), name)
+	if err := os.CopyFS(dst, os.DirFS(sample(t, name))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}

@@ -123,7 +123,7 @@ func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOpti
 	}
 	known := make(map[string]string, len(hashes))
 	h := index.NewHasher("facts").String(st.ExecutableID()).String(root).
-		Bool(opt.SkipTests).Bool(opt.AllowNetwork).String(opt.Backend).String(opt.LSPCmd).
+		Bool(opt.SkipTests).Bool(opt.AllowNetwork).String(opt.backend()).String(opt.LSPCmd).
 		String(opt.IndexKey).String(ignoreFilesAbove(root)).String(scipStamp(root, indexes))
 	for _, fh := range hashes {
 		h.String(fh.Path)
@@ -143,6 +143,16 @@ func snapshotKey(ctx context.Context, st *index.Store, root string, opt LoadOpti
 		h.String(fp)
 	}
 	return h.Sum(), known, fp, ctx.Err()
+}
+
+// backend is opt.Backend, BackendBuiltin when empty: the two load alike,
+// and must share their index entries (ctxexpand index and the MCP server
+// leave it empty, queries name it).
+func (opt LoadOptions) backend() string {
+	if opt.Backend == "" {
+		return BackendBuiltin
+	}
+	return opt.Backend
 }
 
 func (opt LoadOptions) setState(key index.Key) {

@@ -20,7 +20,7 @@ type lexSource struct {
 	state *indexedState
 }
 
-func (s *lexSource) lexKey() index.Key { return index.NewHasher("lexical").Key(s.key).Sum() }
+func (s *lexSource) lexKey() index.Key { return lexicalKey(s.key) }
 
 // LoadLexicalIndex implements rank.IndexStore.
 func (s *lexSource) LoadLexicalIndex() ([]byte, bool) {
