@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -289,6 +291,22 @@ func portableSettings(root string, opt LoadOptions, goFP string) string {
 	roots := []string{root}
 	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
 		roots = append(roots, real)
+	}
+	// SCIP indexes by content: the snapshot key knows them by size and
+	// time, which another machine's copy does not share.
+	for _, p := range opt.scipIndexes(root) {
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(root, p)
+		}
+		digest := "missing"
+		if data, err := os.ReadFile(abs); err == nil {
+			digest = fmt.Sprintf("%x", sha256.Sum256(data))
+		}
+		for _, r := range roots {
+			p = strings.ReplaceAll(p, r, "<root>")
+		}
+		fmt.Fprintf(&b, "scip %s %s\n", filepath.ToSlash(p), digest)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(goFP), "\n") {
 		if strings.HasPrefix(line, "env GOROOT=") || strings.HasPrefix(line, "env GOMODCACHE=") {

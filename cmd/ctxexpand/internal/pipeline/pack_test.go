@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -195,5 +196,20 @@ func TestPortableSettings(t *testing.T) {
 	}
 	if d := portableSettings("/ci/work/repo", LoadOptions{Backend: BackendBuiltin}, fp("/ci/work/repo", "/opt/go")); d != a {
 		t.Error("the default backend, named or not, describes differently")
+	}
+	// A SCIP index at the root counts by content, wherever the root is
+	// and whatever its file's time.
+	withSCIP := func(content string) (string, string) {
+		root := t.TempDir()
+		if err := os.WriteFile(filepath.Join(root, DefaultSCIPIndex), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return root, portableSettings(root, LoadOptions{}, "")
+	}
+	_, s1 := withSCIP("index one")
+	_, s2 := withSCIP("index one")
+	_, s3 := withSCIP("index two")
+	if s1 != s2 || s1 == s3 || !strings.Contains(s1, "scip index.scip ") {
+		t.Errorf("SCIP indexes: same content alike %v, other content apart %v:\n%s", s1 == s2, s1 != s3, s1)
 	}
 }
