@@ -89,7 +89,8 @@ type result struct {
 	gopls, repomix       sample
 	goplsRan, repomixRan bool
 	rgRan                bool
-	floor                floor // Rust trees only (floor.go)
+	floor                floor   // Rust trees only (floor.go)
+	pack                 packRun // pack.go
 }
 
 // peers are the other tools' binaries; "" when unavailable.
@@ -139,6 +140,7 @@ func measure(ctx context.Context, o *options, s *subject, p peers) *result {
 	}
 	m, _ := median(r.warm)
 	report(s.name, "warm p50", m)
+	r.pack = measurePack(ctx, o, s, cache) // before the edits: the tree as it was copied
 	if !s.readOnly {
 		for round := 0; round < o.rounds; round++ {
 			now := time.Now()

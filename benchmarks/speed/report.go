@@ -159,6 +159,7 @@ func markdown(e env, p peers, rs []*result) string {
 	}
 
 	writeFloor(&b, p, rs) // floor.go
+	writePacks(&b, rs)    // pack.go
 
 	b.WriteString("\n## Ratios against the peers (same run)\n\n")
 	b.WriteString("| repository | cold ÷ gopls cold | cold ÷ repomix | warm ÷ ripgrep | edit 5 ÷ ripgrep | graph ÷ ast-grep | analysis ÷ ast-grep | analysis CPU ÷ ast-grep CPU |\n|---|--:|--:|--:|--:|--:|--:|--:|\n")
@@ -220,6 +221,9 @@ func targets(rs []*result) []target {
 		check("Go ~150k lines: warm p50 under 300 ms", g, c.warm, c.warmOK, 300*time.Millisecond)
 		check("Go ~150k lines: touch 5 files, under 600 ms", g, c.touched, c.touchedOK, 600*time.Millisecond)
 		check("Go ~150k lines: edit 5 files, under 600 ms", g, c.edits, c.editsOK, 600*time.Millisecond)
+		if t, ok := packTarget(g); ok { // pack.go
+			out = append(out, t)
+		}
 	}
 	if rr := nearest(rs, "rust", 100_000); rr != nil {
 		c := rr.cells()
