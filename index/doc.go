@@ -38,6 +38,16 @@
 // removed after ten minutes; the trim lock ([Store.Trim]) is broken when
 // it is older than that.
 //
+// # Archives
+//
+// [WriteArchive] writes whole-repository entries and a root's pack
+// records into one portable file (the CLI's pack: `ctxexpand index
+// --pack`), and [ReadArchive] reads one back, checking its versions and
+// checksums and bounding what it decompresses; [Store.PackRecords] and
+// [Store.AddRecords] take records out of and into a root's packs. What
+// goes in, and under which keys entries come back, is the caller's
+// business (archive.go).
+//
 // # Encoding
 //
 // Payloads are opaque here. Their owners encode them with package
