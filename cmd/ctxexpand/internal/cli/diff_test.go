@@ -358,3 +358,25 @@ func TestDiffRust(t *testing.T) {
 		t.Errorf("notes = %q", r.bundle.Notes)
 	}
 }
+
+// TestDiffThroughIndex: a review of the working tree loads through the
+// on-disk index, so an index built ahead (or seeded from a pack) spares it
+// the analysis, and it answers exactly as without the index.
+func TestDiffThroughIndex(t *testing.T) {
+	t.Parallel()
+	dir := sampleRepo(t, "gosvc")
+	edit(t, dir, "internal/service/user.go", findByEmailOld, findByEmailNew)
+	want := runDiff(t, dir, "", "--no-cache").mustOK(t)
+	cache := t.TempDir()
+	if code, _, errOut := run(t, "index", "--root", dir, "--cache-dir", cache); code != ExitOK {
+		t.Fatalf("index: exit %d: %s", code, errOut)
+	}
+	got := runDiff(t, dir, "", "--cache-dir", cache).mustOK(t)
+	if got.stdout != want.stdout {
+		t.Error("the review through the index differs from the one without it")
+	}
+	_, stats, _ := run(t, "index", "--stats", "--root", dir, "--cache-dir", cache)
+	if !strings.Contains(stats, "snapshot hit") {
+		t.Errorf("the review did not use the snapshot ctxexpand index stored:\n%s", stats)
+	}
+}
