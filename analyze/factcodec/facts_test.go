@@ -110,7 +110,7 @@ func TestFactsCorrupt(t *testing.T) {
 
 // FuzzDecodeFacts checks that no entry, however damaged, panics the
 // decoder or yields facts with dangling IDs.
-func FuzzDecode(f *testing.F) {
+func FuzzDecodeFacts(f *testing.F) {
 	f.Add(Encode(synthFacts(2, 3, 2)))
 	f.Add(Encode(&analyze.Facts{}))
 	f.Add([]byte{1, 0, 0})
