@@ -36,6 +36,13 @@ var skipDirs = map[string]bool{
 	".idea": true, ".vscode": true, ".cache": true,
 }
 
+// SkipsDir reports whether ListFiles leaves out every directory of this
+// name, whatever the ignore rules say: hidden directories and those of
+// skipDirs. Watchers of a tree use it to leave out what no load reads.
+func SkipsDir(name string) bool {
+	return skipDirs[name] || (strings.HasPrefix(name, ".") && name != ".")
+}
+
 // ListFiles walks root and returns the repository-relative, slash-separated
 // paths of the source files in it, sorted, plus a problem for each file or
 // directory it had to skip. Symbolic links are not followed (so a link
@@ -84,7 +91,7 @@ func ListFiles(ctx context.Context, root string, opt WalkOptions) ([]string, []P
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if skipDirs[name] || (strings.HasPrefix(name, ".") && name != ".") {
+			if SkipsDir(name) {
 				return filepath.SkipDir
 			}
 			if opt.Ignore != nil && opt.Ignore(rel, true) {

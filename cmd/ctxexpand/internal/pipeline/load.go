@@ -65,6 +65,12 @@ type LoadOptions struct {
 	// goroutines.
 	Progress func(phase string, done, total int)
 
+	// Resident marks a session that a long-running process keeps and
+	// reopens when files change (reopen.go): the file contents it reads
+	// are checked against its facts, and token counts stay in the
+	// process instead of the index.
+	Resident bool
+
 	packs *packs        // set by loadIndexed for the loaders
 	state *indexedState // filled by loadIndexed for Open
 }

@@ -102,6 +102,12 @@ type Session struct {
 
 // Open loads and indexes the repository at root.
 func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
+	return open(ctx, root, opt, nil, Changes{All: true})
+}
+
+// open loads root; with prev, a session of the same root and options
+// opened earlier, it reuses what ch says cannot have changed (reopen.go).
+func open(ctx context.Context, root string, opt LoadOptions, prev *Session, ch Changes) (*Session, error) {
 	start := time.Now()
 	if opt.Index != nil {
 		opt.state = &indexedState{}
@@ -114,6 +120,10 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 			hist <- nil
 			return
 		}
+		if prev != nil && !ch.All && !ch.Head {
+			hist <- prev.history
+			return
+		}
 		st, _ := loadHistory(lctx, root, opt) // history.go
 		hist <- st
 	}()
@@ -122,7 +132,10 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 		<-hist
 		return nil, err
 	}
-	cache := newContentCache(facts)
+	cache := newContentCache(facts, opt.Resident)
+	if prev != nil {
+		cache.inherit(prev.content)
+	}
 	indexStart := time.Now()
 	src, indexed := indexedSource(cache, opt, root, opt.state)
 	eng, err := newEngine(ctx, facts, src) // deadline.go
@@ -144,8 +157,18 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 		}
 	}
 	logPhase(ctx, opt.Logger, "index", indexStart, "nodes", eng.Graph.NumNodes(), "graph_edges", eng.Graph.NumEdges())
-	return &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger, history: st, saving: opt.state,
-		index: opt.Index, tokens: newTokenStore(opt, root)}, nil
+	s := &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger, history: st, saving: opt.state,
+		index: opt.Index}
+	if !opt.Resident {
+		// A resident session's counts stay in the process's counters
+		// (counterFor); reading and writing the pack per query would
+		// cost more than it saves.
+		s.tokens = newTokenStore(opt, root)
+	}
+	if prev != nil && !ch.All && !ch.Head {
+		s.FixedCommit = prev.Commit()
+	}
+	return s, nil
 }
 
 // Output is the result of one query.
