@@ -1,0 +1,44 @@
+// Package resident keeps a repository loaded in a long-running process
+// and current with the files on disk: the engine behind ctxexpand serve
+// and ctxexpand mcp.
+//
+// [Start] loads the root and watches it. Every change a watcher reports
+// is recorded as pending; the next query waits until the pending changes
+// are applied, and a quiet spell after a burst of edits applies them in
+// the background so that the next query finds them done. Each applied
+// state is a [Snapshot] with a generation number: a query runs on one
+// snapshot from start to end, so two clients querying while files change
+// each get an answer consistent with one generation.
+//
+// # Never stale
+//
+// [Engine.Acquire] first makes sure every event the kernel has queued
+// before the call is recorded: it creates a cookie file in a private
+// directory that the same watcher watches, and waits for that file's own
+// event (inotify queues the events of one watcher in order, so everything
+// before the cookie has been read once it arrives). A write that returned
+// before the query was sent is therefore in the answer. Files are also
+// checked when read (pipeline.Session.Stale): a file changed behind the
+// watcher's back makes the query run again on a fresh load.
+//
+// # What is watched
+//
+// Directories the loaders read: the walk leaves out what analyze.ListFiles
+// leaves out (hidden directories such as .git, target, node_modules) and
+// what the ignore rules exclude, so build output and dependency caches
+// never flood the queue. Only changes to files a load reads
+// (pipeline.IsInput) and to the ignore rules and configuration count;
+// a change to the rules reloads the rules, the watches and everything
+// else. HEAD is compared at every query (a commit changes the bundle's
+// commit and the history prior without touching a file). When the
+// watcher cannot be had (no inotify, the watch limit reached) or the
+// kernel's queue overflows, the engine compares the tree's file
+// metadata instead, which is slower but as exact.
+//
+// # Applying changes
+//
+// A change is applied with pipeline.Reopen, which reloads through the
+// on-disk index's incremental path (only what depends on a changed file
+// is analysed again) and reuses the history and file contents that the
+// change cannot have touched.
+package resident

@@ -1,0 +1,567 @@
+package resident
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+)
+
+// Options configures an Engine. Root and Configure are required; the
+// zero value of every other field means its default.
+type Options struct {
+	// Root is the absolute path of the repository.
+	Root string
+	// Configure returns the load options for Root. It is called at start
+	// and again whenever the ignore rules or the configuration change;
+	// the engine sets Resident itself.
+	Configure func() (pipeline.LoadOptions, error)
+	// CookieDir is a directory that only this process writes, for the
+	// watcher's sync cookies (see the package doc); "" makes a temporary
+	// one, removed by Close.
+	CookieDir string
+	// Settle is how long the tree must stay quiet after a change before
+	// the change is applied in the background (DefaultSettle when 0;
+	// negative: only when a query asks). A burst of writes keeps
+	// postponing it, up to MaxSettle.
+	Settle time.Duration
+	// Poll compares the tree's metadata at every query instead of
+	// watching it (the fallback when no watcher can be had).
+	Poll bool
+	// Logf receives what the engine does: loads, fallbacks, failures.
+	// Nil discards them.
+	Logf func(format string, args ...any)
+
+	// Open and Reopen load the repository; nil means pipeline.Open and
+	// pipeline.Reopen (tests replace them).
+	Open   func(ctx context.Context, root string, opt pipeline.LoadOptions) (*pipeline.Session, error)
+	Reopen func(ctx context.Context, prev *pipeline.Session, opt pipeline.LoadOptions, ch pipeline.Changes) (*pipeline.Session, error)
+}
+
+// Defaults of Options.
+const (
+	DefaultSettle = 50 * time.Millisecond
+	MaxSettle     = time.Second
+	// staleRetries is how many times a query runs again when a file it
+	// read changed under it.
+	staleRetries = 3
+	// rootCheck is how often the root's existence is checked besides the
+	// watcher's events (a rename of a parent sends none).
+	rootCheck = time.Second
+)
+
+// Errors of an engine that stopped.
+var (
+	ErrClosed   = errors.New("the resident index was closed")
+	ErrRootGone = errors.New("the repository root was removed or renamed")
+)
+
+// ErrBusy says the files an answer read kept changing while it was made,
+// through several fresh loads: rather than answer from a state that no
+// longer exists, the query fails; asking again once the writes stop
+// succeeds.
+var ErrBusy = errors.New("files kept changing while the answer was made; ask again once they are saved")
+
+// Snapshot is one applied state of the repository.
+type Snapshot struct {
+	Session *pipeline.Session
+	// Gen numbers the states, from 1 for the first load.
+	Gen uint64
+	// Took is how long loading this state took; At is when it was ready.
+	Took time.Duration
+	At   time.Time
+}
+
+// Engine keeps one repository loaded and current. Its methods are safe
+// for concurrent use.
+type Engine struct {
+	opts    Options
+	pend    *pending
+	ctx     context.Context // the engine's life: updates run under it
+	cancel  context.CancelFunc
+	tmpDir  string // CookieDir made by Start
+	rootID  os.FileInfo
+	started time.Time
+
+	srcMu sync.Mutex
+	src   source
+	mode  string // "watch" or "poll"
+	load  pipeline.LoadOptions
+
+	headMu sync.Mutex
+	head   string
+
+	mu         sync.Mutex
+	cur        *Snapshot
+	applied    uint64 // recordings that cur reflects
+	failed     uint64 // recordings that the last failed update covered
+	failedAt   time.Time
+	err        error
+	retry      batch // what the failed update was to apply
+	stopErr    error
+	changed    chan struct{} // closed and replaced whenever the above change
+	lastAccess time.Time
+
+	kick  chan struct{}
+	done  chan struct{}
+	wg    sync.WaitGroup
+	saves sync.WaitGroup
+}
+
+// Start loads Root in the background and watches it. Queries
+// (Acquire, Query) wait for the load.
+func Start(ctx context.Context, opts Options) (*Engine, error) {
+	if opts.Root == "" || !filepath.IsAbs(opts.Root) {
+		return nil, fmt.Errorf("resident: the root must be an absolute path, got %q", opts.Root)
+	}
+	if opts.Configure == nil {
+		return nil, errors.New("resident: no Configure")
+	}
+	st, err := os.Stat(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("serving %s: %w", opts.Root, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("serving %s: not a directory", opts.Root)
+	}
+	if opts.Settle == 0 {
+		opts.Settle = DefaultSettle
+	}
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	if opts.Open == nil {
+		opts.Open = pipeline.Open
+	}
+	if opts.Reopen == nil {
+		opts.Reopen = pipeline.Reopen
+	}
+	e := &Engine{opts: opts, pend: newPending(), rootID: st, started: time.Now(),
+		changed: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}), lastAccess: time.Now()}
+	e.ctx, e.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	if e.opts.CookieDir == "" {
+		dir, err := os.MkdirTemp("", "ctxexpand-cookies-")
+		if err != nil {
+			return nil, fmt.Errorf("resident: a directory for sync cookies: %w", err)
+		}
+		e.tmpDir, e.opts.CookieDir = dir, dir
+	}
+	e.opts.CookieDir = filepath.Clean(e.opts.CookieDir)
+	load, err := e.configure()
+	if err != nil {
+		e.cleanup()
+		return nil, err
+	}
+	src, mode, err := e.newSource(ctx, load)
+	if err != nil {
+		e.cleanup()
+		return nil, err
+	}
+	e.src, e.mode, e.load = src, mode, load
+	e.head = headState(opts.Root)
+	e.pend.add(batch{all: true}) // the first load
+	e.wg.Add(3)
+	go e.updater()
+	go e.background()
+	go e.watchRoot()
+	return e, nil
+}
+
+// configure asks for the load options.
+func (e *Engine) configure() (pipeline.LoadOptions, error) {
+	load, err := e.opts.Configure()
+	if err != nil {
+		return load, err
+	}
+	load.Resident = true
+	return load, nil
+}
+
+// newSource watches the tree, or polls it when it cannot be watched.
+func (e *Engine) newSource(ctx context.Context, load pipeline.LoadOptions) (source, string, error) {
+	if !e.opts.Poll {
+		w, err := newWatcher(e.opts.Root, e.opts.CookieDir, load.Ignore, e.pend, e.opts.Logf)
+		if err == nil {
+			return w, "watch", nil
+		}
+		e.opts.Logf("%v; comparing file metadata at every query instead", err)
+	}
+	p, err := newPoller(ctx, e.opts.Root, load.Ignore, e.pend)
+	if err != nil {
+		return nil, "", fmt.Errorf("reading %s: %w", e.opts.Root, err)
+	}
+	return p, "poll", nil
+}
+
+func (e *Engine) cleanup() {
+	if e.tmpDir != "" {
+		os.RemoveAll(e.tmpDir)
+	}
+}
+
+// Acquire returns the current snapshot, after every change made to the
+// tree before the call has been applied. When applying them fails, the
+// failure is the answer; the next call tries again.
+func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
+	called := time.Now()
+	e.srcMu.Lock()
+	src := e.src
+	e.srcMu.Unlock()
+	if err := src.sync(ctx); err != nil {
+		return nil, err
+	}
+	e.checkHead()
+	want := e.pend.now()
+	for {
+		e.mu.Lock()
+		e.lastAccess = time.Now()
+		cur, applied, stopErr, ch := e.cur, e.applied, e.stopErr, e.changed
+		failed, failedAt, err := e.failed, e.failedAt, e.err
+		e.mu.Unlock()
+		switch {
+		case stopErr != nil:
+			return nil, stopErr
+		case cur != nil && applied >= want:
+			return cur, nil
+		case err != nil && failed >= want && failedAt.After(called):
+			return nil, err
+		}
+		e.kickUpdate()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for the repository to load: %w", ctx.Err())
+		}
+	}
+}
+
+// Use runs fn on the current snapshot (see Acquire). When a file fn read
+// turns out to have changed since the snapshot was loaded, the change is
+// applied and fn runs again, up to a few times, then Use fails with
+// ErrBusy; fn must therefore have no effect besides its result. It
+// returns the snapshot fn ran on, nil when it did not run or its result
+// must not be used.
+func (e *Engine) Use(ctx context.Context, fn func(*Snapshot) error) (*Snapshot, error) {
+	for attempt := 0; ; attempt++ {
+		snap, err := e.Acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		err = fn(snap)
+		p := snap.Session.Stale()
+		if p == "" {
+			return snap, err
+		}
+		e.pend.path(p) // the watcher reports it too; this makes sure
+		if attempt == staleRetries || ctx.Err() != nil {
+			e.opts.Logf("%s kept changing while answering; the query failed", p)
+			return nil, fmt.Errorf("%s: %w", p, ErrBusy)
+		}
+	}
+}
+
+// Query answers req on the current snapshot (see Use).
+func (e *Engine) Query(ctx context.Context, req pipeline.Request) (*pipeline.Output, *Snapshot, error) {
+	return e.QueryChecked(ctx, req, nil)
+}
+
+// QueryChecked is Query with check run first on the snapshot, once the
+// changes before the call are applied (a configuration change among
+// them): its error, if any, is the answer.
+func (e *Engine) QueryChecked(ctx context.Context, req pipeline.Request, check func() error) (*pipeline.Output, *Snapshot, error) {
+	var out *pipeline.Output
+	snap, err := e.Use(ctx, func(s *Snapshot) error {
+		if check != nil {
+			if err := check(); err != nil {
+				return err
+			}
+		}
+		var err error
+		out, err = s.Session.Query(ctx, req)
+		return err
+	})
+	return out, snap, err
+}
+
+// Refresh makes the next query load everything again (for a client that
+// knows better than the watcher).
+func (e *Engine) Refresh() { e.pend.add(batch{all: true}) }
+
+// checkHead records a move of HEAD.
+func (e *Engine) checkHead() {
+	h := headState(e.opts.Root)
+	e.headMu.Lock()
+	moved := h != e.head
+	e.head = h
+	e.headMu.Unlock()
+	if moved {
+		e.pend.add(batch{head: true})
+	}
+}
+
+func (e *Engine) kickUpdate() {
+	select {
+	case e.kick <- struct{}{}:
+	default:
+	}
+}
+
+// updater applies the pending changes, one update at a time.
+func (e *Engine) updater() {
+	defer e.wg.Done()
+	for {
+		select {
+		case <-e.kick:
+		case <-e.ctx.Done():
+			return
+		}
+		e.update()
+	}
+}
+
+// background applies changes once the tree has been quiet for Settle.
+func (e *Engine) background() {
+	defer e.wg.Done()
+	if e.opts.Settle < 0 {
+		return
+	}
+	for {
+		select {
+		case <-e.pend.wake:
+		case <-e.ctx.Done():
+			return
+		}
+		deadline := time.Now().Add(MaxSettle)
+		t := time.NewTimer(e.opts.Settle)
+	quiet:
+		for {
+			select {
+			case <-e.pend.wake:
+				if time.Now().Before(deadline) {
+					t.Reset(e.opts.Settle)
+				}
+			case <-t.C:
+				break quiet
+			case <-e.ctx.Done():
+				t.Stop()
+				return
+			}
+		}
+		e.kickUpdate()
+	}
+}
+
+// update applies what is pending. A panic in the loaders fails the
+// update (and is logged with its stack) instead of ending the process.
+func (e *Engine) update() {
+	b, seq := e.pend.take()
+	defer func() {
+		if p := recover(); p != nil {
+			e.opts.Logf("panic while loading %s: %v\n%s", e.opts.Root, p, debug.Stack())
+			e.fail(b, seq, fmt.Errorf("internal error: %v. This is a bug in ctxexpand; please report it", p))
+		}
+	}()
+	e.mu.Lock()
+	b.add(e.retry)
+	e.retry = batch{}
+	cur := e.cur
+	e.mu.Unlock()
+	if cur != nil && b.empty() {
+		e.publish(nil, seq)
+		return
+	}
+	start := time.Now()
+	if b.rules {
+		if err := e.reconfigure(); err != nil {
+			e.fail(b, seq, err)
+			return
+		}
+	}
+	e.srcMu.Lock()
+	load := e.load
+	e.srcMu.Unlock()
+	var s *pipeline.Session
+	var err error
+	ch := b.changes()
+	if cur == nil || b.rules {
+		s, err = e.opts.Open(e.ctx, e.opts.Root, load)
+	} else {
+		s, err = e.opts.Reopen(e.ctx, cur.Session, load, ch)
+	}
+	if err != nil {
+		e.fail(b, seq, err)
+		return
+	}
+	// The session's writes to the on-disk index go on in the background;
+	// Close waits for them.
+	e.saves.Go(s.Close)
+	gen := uint64(1)
+	if cur != nil {
+		gen = cur.Gen + 1
+	}
+	snap := &Snapshot{Session: s, Gen: gen, Took: time.Since(start), At: time.Now()}
+	what := "loaded " + e.opts.Root
+	if cur != nil {
+		what = fmt.Sprintf("applied %s", describe(ch))
+	}
+	e.opts.Logf("generation %d: %s in %v (%s)", gen, what, snap.Took.Round(time.Millisecond), s.Facts.Summary())
+	e.publish(snap, seq)
+}
+
+func describe(ch pipeline.Changes) string {
+	switch {
+	case ch.All:
+		return "a full comparison"
+	case len(ch.Paths) == 1:
+		return ch.Paths[0]
+	case len(ch.Paths) > 1:
+		return fmt.Sprintf("%d changed paths", len(ch.Paths))
+	case ch.Head:
+		return "a move of HEAD"
+	}
+	return "nothing"
+}
+
+// reconfigure reads the rules and configuration again and watches the
+// tree under them.
+func (e *Engine) reconfigure() error {
+	load, err := e.configure()
+	if err != nil {
+		return err
+	}
+	src, mode, err := e.newSource(e.ctx, load)
+	if err != nil {
+		return err
+	}
+	e.srcMu.Lock()
+	old := e.src
+	e.src, e.mode, e.load = src, mode, load
+	e.srcMu.Unlock()
+	old.close()
+	return nil
+}
+
+func (e *Engine) publish(snap *Snapshot, seq uint64) {
+	e.mu.Lock()
+	if snap != nil {
+		e.cur = snap
+	}
+	e.applied = seq
+	e.err = nil
+	close(e.changed)
+	e.changed = make(chan struct{})
+	e.mu.Unlock()
+}
+
+func (e *Engine) fail(b batch, seq uint64, err error) {
+	e.opts.Logf("updating %s failed: %v", e.opts.Root, err)
+	e.mu.Lock()
+	e.retry.add(b)
+	e.failed, e.failedAt = seq, time.Now()
+	e.err = fmt.Errorf("loading %s: %w", e.opts.Root, err)
+	close(e.changed)
+	e.changed = make(chan struct{})
+	e.mu.Unlock()
+}
+
+// watchRoot stops the engine when the root disappears.
+func (e *Engine) watchRoot() {
+	defer e.wg.Done()
+	t := time.NewTicker(rootCheck)
+	defer t.Stop()
+	for {
+		e.srcMu.Lock()
+		gone := e.src.gone()
+		e.srcMu.Unlock()
+		select {
+		case <-t.C:
+		case <-gone:
+		case <-e.ctx.Done():
+			return
+		}
+		if st, err := os.Stat(e.opts.Root); err != nil || !os.SameFile(st, e.rootID) {
+			e.opts.Logf("%s was removed or renamed; stopping", e.opts.Root)
+			e.stop(ErrRootGone)
+			return
+		}
+	}
+}
+
+// stop ends the engine's work with err as the answer to every query.
+func (e *Engine) stop(err error) {
+	e.mu.Lock()
+	if e.stopErr == nil {
+		e.stopErr = err
+		close(e.done)
+		close(e.changed)
+		e.changed = make(chan struct{})
+	}
+	e.mu.Unlock()
+	e.cancel()
+}
+
+// Done is closed when the engine stops: Close, or its root gone.
+func (e *Engine) Done() <-chan struct{} { return e.done }
+
+// Err says why the engine stopped, nil while it runs.
+func (e *Engine) Err() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stopErr
+}
+
+// Close stops the engine and returns once its writes to the on-disk
+// index are done.
+func (e *Engine) Close() error {
+	e.stop(ErrClosed)
+	e.wg.Wait()
+	e.srcMu.Lock()
+	e.src.close()
+	e.srcMu.Unlock()
+	e.saves.Wait()
+	e.cleanup()
+	return nil
+}
+
+// Status is what an engine is doing, for status reports.
+type Status struct {
+	Root       string
+	Mode       string // "watch" or "poll"
+	Gen        uint64 // 0 before the first load
+	Summary    string // of the current facts
+	LoadTook   time.Duration
+	LoadedAt   time.Time
+	Started    time.Time
+	LastAccess time.Time
+	Err        string // the last failed update's error, if it still stands
+}
+
+// Status reports the engine's state.
+func (e *Engine) Status() Status {
+	e.srcMu.Lock()
+	mode := e.mode
+	e.srcMu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st := Status{Root: e.opts.Root, Mode: mode, Started: e.started, LastAccess: e.lastAccess}
+	if e.cur != nil {
+		st.Gen, st.Summary, st.LoadTook, st.LoadedAt = e.cur.Gen, e.cur.Session.Facts.Summary(), e.cur.Took, e.cur.At
+	}
+	if e.err != nil {
+		st.Err = e.err.Error()
+	}
+	return st
+}
+
+// Idle is how long ago a query last arrived (or the engine started).
+func (e *Engine) Idle() time.Duration {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return time.Since(e.lastAccess)
+}
