@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,6 +54,9 @@ type expandOptions struct {
 	NoSCIP bool
 	// Ranker is "learned" (the shipped model) or "hand".
 	Ranker string
+	// NoServer answers locally even when a server runs for the root
+	// (viaserver.go).
+	NoServer bool
 
 	Cache cacheOptions
 }
@@ -92,6 +96,7 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.LSPCmd, "lsp-cmd", "", `language server command for --backend lsp (default "gopls" for Go, "rust-analyzer" for Rust)`)
 	f.StringArrayVar(&o.SCIP, "scip", nil, "SCIP index to read (repeatable; index.scip at the root is read when present): its exact edges replace by-name ones, and it brings in TypeScript, JavaScript and Python")
 	f.BoolVar(&o.NoSCIP, "no-scip", false, "read no SCIP index, not even index.scip at the root")
+	f.BoolVar(&o.NoServer, "no-server", false, "answer in this process even when ctxexpand serve runs for the repository")
 	o.Cache.addFlags(f)
 }
 
@@ -178,6 +183,11 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 	if err != nil {
 		return err
 	}
+	// The server applies --timeout itself, and answers partial results
+	// after it like the local run does.
+	if err := o.viaServer(ctx, io, root, cfg); !errors.Is(err, errNoServerAnswer) {
+		return err
+	}
 	if o.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
@@ -227,15 +237,23 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 	} else {
 		payload = out.Bundle
 	}
-	if o.Output != "" {
-		if err := os.WriteFile(o.Output, payload, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", o.Output, err)
-		}
-	} else if _, err := io.Out.Write(payload); err != nil {
+	if err := o.writePayload(io, payload); err != nil {
 		return err
 	}
 	if out.Partial {
 		return errPartial
 	}
 	return nil
+}
+
+// writePayload writes the bundle (or file list) to --output or stdout.
+func (o *expandOptions) writePayload(io *IO, payload []byte) error {
+	if o.Output != "" {
+		if err := os.WriteFile(o.Output, payload, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", o.Output, err)
+		}
+		return nil
+	}
+	_, err := io.Out.Write(payload)
+	return err
 }

@@ -95,6 +95,7 @@ The query is free text. Inline references pin things explicitly:
 	root.AddCommand(newDiffCmd(io))
 	root.AddCommand(newGraphCmd(io))
 	root.AddCommand(newIndexCmd(io))
+	root.AddCommand(newServeCmd(io))
 	return root
 }
 

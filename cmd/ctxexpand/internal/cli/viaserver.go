@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
+	"github.com/ctxexpand/ctxexpand/config"
+	"github.com/ctxexpand/ctxexpand/index"
+)
+
+// Answering through a running server (ctxexpand serve).
+//
+// The command asks the root's server first, unless --no-server, another
+// backend or --no-cache says otherwise. A server of another build, or
+// started with other load options, or none at all: the command answers
+// by itself, as it would without servers. The answer is byte for byte
+// the one the command would print.
+
+// serverKey names the options that change what a server loads; a query
+// with another key is answered locally.
+func serverKey(indexKey string, noHistory bool) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%q %v", indexKey, noHistory))
+	return hex.EncodeToString(sum[:8])
+}
+
+// keyHolder is the server's current key, set by each configuration.
+type keyHolder struct {
+	mu  sync.Mutex
+	key string
+}
+
+func (k *keyHolder) set(s string) { k.mu.Lock(); k.key = s; k.mu.Unlock() }
+func (k *keyHolder) get() string  { k.mu.Lock(); defer k.mu.Unlock(); return k.key }
+
+// resolvedDir is the cache directory the flags and environment choose.
+func (c *cacheOptions) resolvedDir() (string, error) {
+	if d := c.dir(); d != "" {
+		return d, nil
+	}
+	return index.DefaultDir()
+}
+
+// errNoServerAnswer says the server did not answer; the command answers
+// by itself.
+var errNoServerAnswer = errors.New("no server answer")
+
+// viaServer asks the root's server. It returns errNoServerAnswer when
+// there is none or it cannot answer this query; any other error is the
+// query's own.
+func (o *expandOptions) viaServer(ctx context.Context, io *IO, root string, cfg config.Settings) error {
+	if o.NoServer || o.Backend != pipeline.BackendBuiltin || o.Cache.Off {
+		return errNoServerAnswer
+	}
+	cacheDir, err := o.Cache.resolvedDir()
+	if err != nil {
+		return errNoServerAnswer
+	}
+	paths := serve.PathsFor(cacheDir, root)
+	if _, err := os.Stat(paths.Socket); err != nil {
+		return errNoServerAnswer // the common case, without opening the index
+	}
+	st, err := index.Open(index.Options{Dir: cacheDir})
+	if err != nil {
+		return errNoServerAnswer
+	}
+	w := cfg.Weights
+	req := &serve.Request{Op: serve.OpQuery, Root: root, Program: st.ExecutableID(), LoadKey: serverKey(ignoreKey(cfg), o.NoHistory),
+		Query: &serve.Query{Text: o.Query, Budget: o.Budget, MaxFiles: o.MaxFiles, Depth: o.Depth, Strategy: o.Strategy,
+			Format: o.Format, Tokenizer: o.Tokenizer, NoTests: o.NoTests, NoNetwork: o.NoNetwork, Planner: o.Planner,
+			OllamaHost: o.Ollama, OllamaModel: o.Model, Truncation: o.Truncate, TokenMargin: o.Margin,
+			ContextLines: o.Context, Weights: &w, Timeout: o.Timeout, Explain: o.Explain, FilesOnly: o.FilesOnly}}
+	start := time.Now()
+	resp, err := serve.Call(ctx, paths.Socket, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		o.logServer(io, "no answer from the server (%v); answering locally", err)
+		return errNoServerAnswer
+	}
+	switch resp.Code {
+	case "":
+	case serve.CodeFailed:
+		return errors.New(resp.Error)
+	default:
+		o.logServer(io, "the server did not answer (%s: %s); answering locally", resp.Code, resp.Error)
+		return errNoServerAnswer
+	}
+	if io.Log != nil {
+		io.Log.Info("answered by the server", "phase", "server", "took", time.Since(start).Round(time.Microsecond),
+			"server_took", resp.Took.Round(time.Microsecond), "generation", resp.Gen, "socket", paths.Socket)
+	}
+	if !o.Quiet {
+		fmt.Fprint(io.Err, resp.Notes)
+	}
+	if o.Explain {
+		fmt.Fprint(io.Err, resp.Explain)
+	}
+	if err := o.writePayload(io, []byte(resp.Output)); err != nil {
+		return err
+	}
+	if resp.Partial {
+		return errPartial
+	}
+	return nil
+}
+
+func (o *expandOptions) logServer(io *IO, format string, args ...any) {
+	if io.Log != nil {
+		io.Log.Info(fmt.Sprintf(format, args...), "phase", "server")
+	}
+}

@@ -1,0 +1,264 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
+)
+
+// The server end to end: `ctxexpand serve` as a child process, queries
+// through the command line in process. Every wait is for a condition
+// (the server answering, the process exiting), bounded by the watchdog.
+
+// server is a running `ctxexpand serve`.
+type server struct {
+	cmd    *exec.Cmd
+	stderr *bytes.Buffer
+	paths  serve.Paths
+	done   chan struct{} // closed when the process exited, with err set
+	err    error
+}
+
+// startServer starts a server for root with the index in cache and waits
+// until it has loaded the repository.
+func startServer(t *testing.T, root, cache string, extra ...string) *server {
+	t.Helper()
+	s := launchServer(t, root, cache, extra...)
+	deadline := time.Now().Add(clitest.Watchdog)
+	for {
+		resp, err := serve.Call(context.Background(), s.paths.Socket, &serve.Request{Op: serve.OpStatus, Root: root})
+		if err == nil && resp.Status != nil && resp.Status.Gen > 0 {
+			return s
+		}
+		select {
+		case <-s.done:
+			t.Fatalf("the server exited before answering: %v\n%s", s.err, s.stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server did not load within %v\n%s", clitest.Watchdog, s.stderr)
+		}
+	}
+}
+
+// launchServer starts a server for root with the index in cache; it is
+// killed when the test ends.
+func launchServer(t *testing.T, root, cache string, extra ...string) *server {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*clitest.Watchdog)
+	cmd, _, errb := child(ctx, append([]string{"serve", "--root", root, "--cache-dir", cache}, extra...)...)
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	s := &server{cmd: cmd, stderr: errb, paths: serve.PathsFor(cache, root), done: make(chan struct{})}
+	go func() {
+		s.err = cmd.Wait()
+		cancel()
+		close(s.done)
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-s.done
+	})
+	return s
+}
+
+// wait returns the server's exit status once it exits.
+func (s *server) wait(t *testing.T) error {
+	t.Helper()
+	select {
+	case <-s.done:
+		return s.err
+	case <-time.After(clitest.Watchdog):
+		t.Fatalf("the server did not exit\n%s", s.stderr)
+		return nil
+	}
+}
+
+// viaServer runs a query that the server must answer, and the same query
+// with --no-server, and checks that both print the same bytes.
+func viaServer(t *testing.T, root, cache string, args ...string) clitest.Result {
+	t.Helper()
+	base := []string{"--root", root, "--cache-dir", cache}
+	local := clitest.Run(t, append(append(base, "--no-server"), args...)...)
+	got := clitest.Run(t, append(append(base, "--verbose"), args...)...)
+	clitest.CheckSane(t, got)
+	if !strings.Contains(got.Stderr, "answered by the server") {
+		t.Fatalf("the server did not answer %q\n%s", args, got)
+	}
+	if got.Code != local.Code || got.Stdout != local.Stdout {
+		t.Fatalf("%q: the server's answer differs from the local one\n--- server\n%s\n--- local\n%s", args, got, local)
+	}
+	quiet := clitest.Run(t, append(base, args...)...)
+	if quiet.Stderr != local.Stderr {
+		t.Errorf("%q: stderr differs\n--- server\n%s\n--- local\n%s", args, quiet.Stderr, local.Stderr)
+	}
+	return got
+}
+
+// TestServerAnswersLikeLocal: queries answered by the server print what
+// the command prints without it, byte for byte, before and after edits;
+// a query with other load options is answered locally; --stop stops it.
+func TestServerAnswersLikeLocal(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "gosvc")
+	clitest.CopyDir(t, filepath.Join(clitest.ModuleRoot(t), "testdata", "gosvc"), root)
+	cache := t.TempDir()
+	srv := startServer(t, root, cache)
+
+	viaServer(t, root, cache, "--format", "json", "--budget", "4000", "fix UserService.find_by_email")
+	viaServer(t, root, cache, "--format", "markdown", "--budget", "2500", "--explain", "the login token expires too early")
+	viaServer(t, root, cache, "--files-only", "how does the server start")
+
+	p := filepath.Join(root, "internal/service/user.go")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.ReplaceAll(string(data), "FindByEmail", "LookupByEmail")), 0o644)
+	r := viaServer(t, root, cache, "--format", "json", "--budget", "4000", "fix UserService.find_by_email")
+	if !strings.Contains(r.Stdout, "LookupByEmail") || !strings.Contains(r.Stderr, "generation=2") {
+		t.Errorf("the edit is not in the answer\n%s", r)
+	}
+
+	other := clitest.Run(t, "--root", root, "--cache-dir", cache, "--verbose", "--no-history", "--files-only", "fix UserService.LookupByEmail")
+	if other.Code != 0 || strings.Contains(other.Stderr, "answered by the server") || !strings.Contains(other.Stderr, "answering locally") {
+		t.Errorf("--no-history against a server without it: want a local answer\n%s", other)
+	}
+
+	stop := clitest.Run(t, "serve", "--stop", "--root", root, "--cache-dir", cache)
+	if stop.Code != 0 {
+		t.Fatalf("serve --stop: %s", stop)
+	}
+	if err := srv.wait(t); err != nil {
+		t.Errorf("the server exited with %v\n%s", err, srv.stderr)
+	}
+	if _, err := os.Stat(srv.paths.Socket); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the socket outlived the server: %v", err)
+	}
+	if r := clitest.Run(t, "--root", root, "--cache-dir", cache, "--files-only", "fix UserService.LookupByEmail"); r.Code != 0 {
+		t.Errorf("after the server stopped: %s", r)
+	}
+}
+
+// TestKilledServer: a server killed outright leaves its socket behind
+// and a usable on-disk index: queries answer locally with what a run
+// without any cache prints, and a new server starts in its place.
+func TestKilledServer(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "gosvc")
+	clitest.CopyDir(t, filepath.Join(clitest.ModuleRoot(t), "testdata", "gosvc"), root)
+	cache := t.TempDir()
+	srv := startServer(t, root, cache)
+	args := []string{"--root", root, "--format", "json", "--budget", "4000", "fix UserService.find_by_email"}
+	want := clitest.Run(t, append(args, "--no-cache")...)
+	srv.cmd.Process.Signal(syscall.SIGKILL)
+	srv.wait(t)
+	if _, err := os.Stat(srv.paths.Socket); err != nil {
+		t.Fatalf("the killed server's socket is gone (%v): the test would prove nothing", err)
+	}
+	got := clitest.Run(t, append(args, "--cache-dir", cache, "--verbose")...)
+	if got.Code != 0 || got.Stdout != want.Stdout {
+		t.Fatalf("after the kill: want the uncached bundle\n--- got\n%s\n--- want\n%s", got, want)
+	}
+	if strings.Contains(got.Stderr, "answered by the server") {
+		t.Errorf("a dead server answered")
+	}
+	if !strings.Contains(got.Stderr, "phase=index") {
+		t.Errorf("the query did not load locally\n%s", got.Stderr)
+	}
+	again := startServer(t, root, cache)
+	viaServer(t, root, cache, "--format", "json", "--budget", "4000", "fix UserService.find_by_email")
+	again.cmd.Process.Signal(syscall.SIGTERM)
+	if err := again.wait(t); err != nil {
+		t.Errorf("SIGTERM: exit %v\n%s", err, again.stderr)
+	}
+}
+
+// tiny is a one-file Go module.
+func tiny(t *testing.T) string {
+	root := filepath.Join(t.TempDir(), "tiny")
+	clitest.WriteFile(t, root, "go.mod", []byte("module example.com/tiny\n\ngo 1.22\n"))
+	clitest.WriteFile(t, root, "tiny.go", []byte("package tiny\n\n// Tiny is all there is.\nfunc Tiny() int { return 1 }\n"))
+	return root
+}
+
+// TestServerStops: a server exits cleanly when its root is removed or
+// renamed, and when no query came within its idle timeout.
+func TestServerStops(t *testing.T) {
+	for _, how := range []string{"removed", "renamed", "idle"} {
+		t.Run(how, func(t *testing.T) {
+			root := tiny(t)
+			var srv *server
+			if how == "idle" {
+				srv = launchServer(t, root, t.TempDir(), "--idle-timeout", "200ms")
+			} else {
+				srv = startServer(t, root, t.TempDir())
+			}
+			switch how {
+			case "removed":
+				os.RemoveAll(root)
+			case "renamed":
+				os.Rename(root, root+"2")
+			}
+			if err := srv.wait(t); err != nil {
+				t.Errorf("exit %v\n%s", err, srv.stderr)
+			}
+			if _, err := os.Stat(srv.paths.Socket); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the socket outlived the server: %v", err)
+			}
+			want := map[string]string{"removed": "removed or renamed", "renamed": "removed or renamed", "idle": "no query for"}[how]
+			if !strings.Contains(srv.stderr.String(), want) {
+				t.Errorf("the log does not say %q\n%s", want, srv.stderr)
+			}
+		})
+	}
+}
+
+// TestServerRefusesOtherUsers: another user can neither reach the socket
+// nor, when its permissions are loosened by hand, be answered. Only root
+// can run a process as another user; elsewhere the test checks the
+// permissions alone.
+func TestServerRefusesOtherUsers(t *testing.T) {
+	root := tiny(t)
+	cache := t.TempDir()
+	if os.Geteuid() == 0 {
+		root = filepath.Join(clitest.PublicDir(t), "tiny")
+		clitest.CopyDir(t, tiny(t), root)
+		cache = clitest.PublicDir(t)
+	}
+	srv := startServer(t, root, cache)
+	for p, want := range map[string]os.FileMode{srv.paths.Dir: 0o700, srv.paths.Socket: 0o600} {
+		st, err := os.Stat(p)
+		if err != nil || st.Mode().Perm() != want {
+			t.Errorf("%s: %v %v, want mode %v", p, st.Mode().Perm(), err, want)
+		}
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("not root: cannot run a client as another user")
+	}
+	cred := &syscall.Credential{Uid: 65534, Gid: 65534}
+	home := clitest.PublicDir(t)
+	os.Chown(home, 65534, 65534)
+	env := []string{"HOME=" + home, "GOCACHE=" + filepath.Join(home, "gocache"), "XDG_CACHE_HOME=" + home}
+	status := func() clitest.Result {
+		return clitest.Exec(t, env, cred, "serve", "--status", "--root", root, "--cache-dir", cache)
+	}
+	if r := status(); r.Code == 0 || !strings.Contains(r.Stderr, "permission denied") {
+		t.Errorf("another user reached the server\n%s", r)
+	}
+	os.Chmod(srv.paths.Dir, 0o777)
+	os.Chmod(srv.paths.Socket, 0o666)
+	if r := status(); r.Code == 0 || !strings.Contains(r.Stderr, "refused") {
+		t.Errorf("with loosened permissions, another user was answered\n%s", r)
+	}
+	if !strings.Contains(srv.stderr.String(), "refused a connection: a process of user 65534") {
+		t.Errorf("the server does not log the refusal\n%s", srv.stderr)
+	}
+}

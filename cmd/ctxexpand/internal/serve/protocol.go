@@ -1,0 +1,216 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/ctxexpand/ctxexpand/rank"
+)
+
+// The protocol.
+//
+// A client connects, writes one request frame and reads one response
+// frame; the server then closes the connection. A frame is a 4-byte
+// big-endian length followed by that many bytes of JSON. Requests are at
+// most MaxRequest bytes; a larger length, a body that is not a Request,
+// an unknown version or operation, or a value out of range gets a
+// response with Code CodeBadRequest, never a crash or a hang (reads and
+// writes have deadlines).
+
+// Version is the protocol's version; a request of another is refused
+// with CodeMismatch, and the client answers locally.
+const Version = 1
+
+// Limits on frames.
+const (
+	MaxRequest  = 1 << 20
+	MaxResponse = 512 << 20
+)
+
+// Operations.
+const (
+	OpQuery  = "query"
+	OpStatus = "status"
+	OpStop   = "stop"
+)
+
+// Response codes besides success ("").
+const (
+	// CodeMismatch: the server is another build of ctxexpand, speaks
+	// another protocol version, or serves another root or other load
+	// options; the client answers locally.
+	CodeMismatch = "mismatch"
+	// CodeBadRequest: the request could not be read or is invalid.
+	CodeBadRequest = "bad_request"
+	// CodeFailed: the query failed; Error says why.
+	CodeFailed = "failed"
+	// CodeStopping: the server is shutting down; the client answers
+	// locally.
+	CodeStopping = "stopping"
+)
+
+// Request is what a client asks.
+type Request struct {
+	Version int    `json:"v"`
+	Op      string `json:"op"`
+	// Root is the repository the client means; Program identifies the
+	// client's build (index.Store.ExecutableID) and LoadKey the options
+	// that change what is loaded. A server whose own differ answers
+	// CodeMismatch.
+	Root    string `json:"root"`
+	Program string `json:"program,omitempty"`
+	LoadKey string `json:"load_key,omitempty"`
+	Query   *Query `json:"query,omitempty"`
+}
+
+// Query is one expand request: the command line's flags.
+type Query struct {
+	Text         string        `json:"text"`
+	Budget       int           `json:"budget"`
+	MaxFiles     int           `json:"max_files,omitempty"`
+	Depth        int           `json:"depth,omitempty"`
+	Strategy     string        `json:"strategy,omitempty"`
+	Format       string        `json:"format,omitempty"`
+	Tokenizer    string        `json:"tokenizer,omitempty"`
+	NoTests      bool          `json:"no_tests,omitempty"`
+	NoNetwork    bool          `json:"no_network,omitempty"`
+	Planner      string        `json:"planner,omitempty"`
+	OllamaHost   string        `json:"ollama_host,omitempty"`
+	OllamaModel  string        `json:"ollama_model,omitempty"`
+	Truncation   string        `json:"truncation,omitempty"`
+	TokenMargin  float64       `json:"token_margin,omitempty"`
+	ContextLines int           `json:"context_lines,omitempty"`
+	Weights      *rank.Weights `json:"weights,omitempty"`
+	// Timeout bounds the query on the server (0: none).
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// What to render besides the output: the explanation and notes.
+	Explain   bool `json:"explain,omitempty"`
+	FilesOnly bool `json:"files_only,omitempty"`
+}
+
+// Response is the server's answer.
+type Response struct {
+	Version int    `json:"v"`
+	Code    string `json:"code,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Gen is the generation of the index the answer came from.
+	Gen uint64 `json:"gen,omitempty"`
+	// Output is the bundle (or the file list with FilesOnly), byte for
+	// byte what the command would print; Notes and Explain are its
+	// standard error.
+	Output  string `json:"output,omitempty"`
+	Notes   string `json:"notes,omitempty"`
+	Explain string `json:"explain,omitempty"`
+	Partial bool   `json:"partial,omitempty"`
+	// Took is the time the server spent on the request.
+	Took   time.Duration `json:"took,omitempty"`
+	Status *Status       `json:"status,omitempty"`
+}
+
+// Status describes a running server.
+type Status struct {
+	Root        string        `json:"root"`
+	PID         int           `json:"pid"`
+	Program     string        `json:"program"`
+	Mode        string        `json:"mode"` // watch or poll
+	Gen         uint64        `json:"gen"`
+	Summary     string        `json:"summary,omitempty"`
+	LoadTook    time.Duration `json:"load_took,omitempty"`
+	Started     time.Time     `json:"started"`
+	Idle        time.Duration `json:"idle"`
+	IdleTimeout time.Duration `json:"idle_timeout"`
+	RSSBytes    int64         `json:"rss_bytes,omitempty"`
+	Error       string        `json:"error,omitempty"`
+}
+
+// Errors of reading frames.
+var (
+	ErrFrameTooLarge = errors.New("frame too large")
+	ErrBadRequest    = errors.New("bad request")
+)
+
+// WriteFrame writes v as one frame.
+func WriteFrame(w io.Writer, v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if len(body) > math.MaxUint32 {
+		return ErrFrameTooLarge
+	}
+	buf := make([]byte, 4, 4+len(body))
+	binary.BigEndian.PutUint32(buf, uint32(len(body)))
+	_, err = w.Write(append(buf, body...))
+	return err
+}
+
+// ReadFrame reads one frame of at most max bytes.
+func ReadFrame(r io.Reader, max int) ([]byte, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if uint64(n) > uint64(max) {
+		return nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrFrameTooLarge, n, max)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, fmt.Errorf("reading a frame of %d bytes: %w", n, err)
+	}
+	return body, nil
+}
+
+// DecodeRequest reads and checks a request body. The error says what is
+// wrong, for the client to see.
+func DecodeRequest(body []byte) (*Request, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	var req Request
+	if err := dec.Decode(&req); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: data after the request", ErrBadRequest)
+	}
+	if err := req.check(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadRequest, err)
+	}
+	return &req, nil
+}
+
+// check validates what DecodeRequest cannot.
+func (r *Request) check() error {
+	if r.Version != Version {
+		return nil // answered with CodeMismatch, not refused
+	}
+	switch r.Op {
+	case OpStatus, OpStop:
+	case OpQuery:
+		q := r.Query
+		if q == nil {
+			return errors.New("a query request without a query")
+		}
+		if strings.TrimSpace(q.Text) == "" {
+			return errors.New("an empty query")
+		}
+		if q.Budget <= 0 || q.MaxFiles < 0 || q.Depth < 0 || q.Depth > 10 || q.ContextLines < 0 || q.Timeout < 0 {
+			return errors.New("a budget, file count, depth, context or timeout out of range")
+		}
+		if math.IsNaN(q.TokenMargin) || math.IsInf(q.TokenMargin, 0) || q.TokenMargin < 0 {
+			return errors.New("a token margin out of range")
+		}
+	case "":
+		return errors.New("no operation")
+	default:
+		return fmt.Errorf("unknown operation %q", r.Op)
+	}
+	return nil
+}

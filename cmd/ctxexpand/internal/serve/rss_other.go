@@ -1,0 +1,5 @@
+//go:build !linux
+
+package serve
+
+func rss() int64 { return 0 }
