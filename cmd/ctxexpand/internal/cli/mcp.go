@@ -24,12 +24,16 @@ type mcpOptions struct {
 	NoNetwork     bool
 	NoTests       bool
 	Timeout       time.Duration
-	CheckInterval time.Duration
+	CheckInterval time.Duration // deprecated: edits are seen at every call
+	Poll          bool
 	Quiet         bool
+	Config        string
+	NoHistory     bool
+	Cache         cacheOptions
 }
 
 func newMCPCmd(io *IO) *cobra.Command {
-	opts := &mcpOptions{Tokenizer: "o200k", CheckInterval: mcpserver.DefaultCheckInterval}
+	opts := &mcpOptions{Tokenizer: "o200k"}
 	cmd := &cobra.Command{
 		Use:   "mcp [flags]",
 		Short: "Serve the repository to agents over the Model Context Protocol (stdio)",
@@ -41,8 +45,11 @@ Clients (Claude Code, Cursor, any MCP host) start it and call its tools:
   related_files   the files connected to a file through the code
   diff_context    the context for reviewing a git diff
 
-The repository is loaded on the first call and kept; edited files are
-noticed and reloaded. Logs go to standard error. See docs/mcp.md.`,
+The repository is loaded on the first call and kept in memory, watched and
+current with every edit (the engine of ctxexpand serve): each call answers
+from the files as they are when it arrives. The on-disk index and the
+configuration file are those of the command line. Logs go to standard error.
+See docs/mcp.md.`,
 		Example: `  ctxexpand mcp --root ~/src/myservice
   claude mcp add ctxexpand -- ctxexpand mcp --root "$PWD"`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -62,7 +69,12 @@ noticed and reloaded. Logs go to standard error. See docs/mcp.md.`,
 	f.BoolVar(&opts.NoNetwork, "no-network", false, "never fetch @url references in queries")
 	f.BoolVar(&opts.NoTests, "no-tests", false, "leave test files out of the analysis")
 	f.DurationVar(&opts.Timeout, "timeout", 0, "limit on each tool call, loading included (e.g. 2m); 0 means none")
-	f.DurationVar(&opts.CheckInterval, "check-interval", opts.CheckInterval, "how often at most to check the files for changes before a call; negative turns the check off")
+	f.DurationVar(&opts.CheckInterval, "check-interval", 0, "ignored: edits are seen at every call")
+	_ = f.MarkDeprecated("check-interval", "edits are now seen at every call")
+	f.BoolVar(&opts.Poll, "poll", false, "compare file metadata at every call instead of watching the tree (for file systems without change notification)")
+	f.StringVar(&opts.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any)")
+	f.BoolVar(&opts.NoHistory, "no-history", false, "rank without the version-control prior")
+	opts.Cache.addFlags(f)
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no log lines on stderr")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
@@ -86,19 +98,39 @@ func (o *mcpOptions) run(ctx context.Context, io *IO) error {
 	if o.Quiet {
 		logf = func(string, ...any) {}
 	}
+	run := o.Cache.start(io, true)
+	cfgOpts := &expandOptions{Config: o.Config, NoHistory: o.NoHistory}
+	configure := func() (pipeline.LoadOptions, error) {
+		cfg, load, err := cfgOpts.applyConfig(root)
+		if err != nil {
+			return load, err
+		}
+		load.SkipTests = o.NoTests
+		load.Logger = io.Log
+		load.IndexKey = ignoreKey(cfg)
+		if run.st != nil {
+			load.Index = run.st
+			load.Notice = func(msg string) { logf("%s", msg) }
+		}
+		return load, nil
+	}
+	if _, err := configure(); err != nil {
+		return err
+	}
 	srv, err := mcpserver.New(mcpserver.Options{
-		Root:          root,
-		Version:       strings.TrimPrefix(versionString(), "ctxexpand "),
-		Load:          pipeline.LoadOptions{SkipTests: o.NoTests, Logger: io.Log},
-		Tokenizer:     o.Tokenizer,
-		NoNetwork:     o.NoNetwork,
-		Timeout:       o.Timeout,
-		CheckInterval: o.CheckInterval,
-		Logf:          logf,
+		Root:      root,
+		Version:   strings.TrimPrefix(versionString(), "ctxexpand "),
+		Configure: configure,
+		Tokenizer: o.Tokenizer,
+		NoNetwork: o.NoNetwork,
+		Timeout:   o.Timeout,
+		Poll:      o.Poll,
+		Logf:      logf,
 	})
 	if err != nil {
 		return err
 	}
+	defer srv.Close()
 	logf("serving %s on stdio", root)
 	err = srv.Run(ctx, transportFor(io))
 	if err != nil && ctx.Err() == nil {

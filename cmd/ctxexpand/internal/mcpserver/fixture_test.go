@@ -100,6 +100,9 @@ func TestMain(m *testing.M) {
 	if shared.cs != nil {
 		shared.cs.Close()
 	}
+	if shared.srv != nil {
+		shared.srv.Close()
+	}
 	if shared.dir != "" {
 		os.RemoveAll(shared.dir)
 	}
@@ -115,7 +118,7 @@ func sharedClient(t testing.TB) (*mcp.ClientSession, string) {
 			return
 		}
 		shared.root = makeRepo(t, shared.dir)
-		shared.srv, shared.err = New(Options{Root: shared.root, Tokenizer: "estimate", NoNetwork: true, CheckInterval: -1})
+		shared.srv, shared.err = New(Options{Root: shared.root, Tokenizer: "estimate", NoNetwork: true})
 		if shared.err != nil {
 			return
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 )
 
 // Options configures a Server. Root is required; the zero value of every
@@ -23,41 +24,45 @@ type Options struct {
 	Root string
 	// Version is reported to clients in the initialize handshake.
 	Version string
-	// Load configures loading the repository.
-	Load pipeline.LoadOptions
+	// Load configures loading the repository, unless Configure is set:
+	// then it is called for the load options at start and whenever the
+	// ignore rules or the configuration change.
+	Load      pipeline.LoadOptions
+	Configure func() (pipeline.LoadOptions, error)
 	// Tokenizer counts bundle tokens: o200k (default), cl100k or estimate.
 	Tokenizer string
 	// NoNetwork refuses @url references in queries.
 	NoNetwork bool
 	// Timeout bounds each tool call, loading included; 0 means none.
 	Timeout time.Duration
-	// CheckInterval is how often, at most, a tool call compares the files
-	// on disk with the loaded session (default 2s); negative turns the
-	// check off, leaving the refresh argument as the only way to reload.
-	CheckInterval time.Duration
+	// Poll compares the files' metadata at every call instead of
+	// watching the tree (see package resident).
+	Poll bool
 	// Logf receives progress lines (loads, reloads, recovered panics); the
 	// command sends them to stderr, which MCP clients keep as the server's
 	// log. Nil discards them.
 	Logf func(format string, args ...any)
 
-	// open loads a repository; nil means pipeline.Open. Tests replace it.
-	open func(ctx context.Context, root string, opt pipeline.LoadOptions) (*pipeline.Session, error)
-	// now is the clock; nil means time.Now.
-	now func() time.Time
+	// open and reopen load the repository; nil means the pipeline's.
+	// Tests replace them.
+	open   func(ctx context.Context, root string, opt pipeline.LoadOptions) (*pipeline.Session, error)
+	reopen func(ctx context.Context, prev *pipeline.Session, opt pipeline.LoadOptions, ch pipeline.Changes) (*pipeline.Session, error)
 }
 
-// DefaultCheckInterval is the default of Options.CheckInterval.
-const DefaultCheckInterval = 2 * time.Second
-
-// Server serves one repository over MCP. Tool calls run one at a time:
-// they share the loaded session, and a call that has to load it makes the
-// others wait rather than load it twice.
+// Server serves one repository over MCP. Tool calls run one at a time on
+// the resident index (package resident), which every call finds current
+// with the files on disk.
 type Server struct {
 	opts Options
 	mcp  *mcp.Server
 	// work is a one-slot semaphore held by a running tool call.
 	work chan struct{}
-	cur  *loaded
+	eng  *resident.Engine
+	// gen is the generation the last call answered from, for the note
+	// that says the repository was reloaded.
+	gen uint64
+	// refreshed: the last refresh asked for is not answered yet.
+	refreshed bool
 }
 
 // New builds a server for opts.Root with every tool registered. Nothing
@@ -65,9 +70,6 @@ type Server struct {
 func New(opts Options) (*Server, error) {
 	if opts.Root == "" {
 		return nil, errors.New("mcpserver: no repository root given")
-	}
-	if opts.CheckInterval == 0 {
-		opts.CheckInterval = DefaultCheckInterval
 	}
 	if opts.Tokenizer == "" {
 		opts.Tokenizer = "o200k"
@@ -104,24 +106,15 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.mcp.Run(ctx, t)
 }
 
-func (s *Server) now() time.Time {
-	if s.opts.now != nil {
-		return s.opts.now()
+// Close stops the resident index, once the writes to the on-disk index
+// are done.
+func (s *Server) Close() error {
+	s.work <- struct{}{}
+	defer func() { <-s.work }()
+	if s.eng != nil {
+		return s.eng.Close()
 	}
-	return time.Now()
-}
-
-func (s *Server) open(ctx context.Context, root string, opt pipeline.LoadOptions) (*pipeline.Session, error) {
-	if s.opts.open != nil {
-		return s.opts.open(ctx, root, opt)
-	}
-	sess, err := pipeline.Open(ctx, root, opt)
-	if err == nil {
-		// A server's sessions last; its index writes are done before the
-		// first answer, so that a server stopped at any time keeps them.
-		sess.Close()
-	}
-	return sess, err
+	return nil
 }
 
 func (s *Server) logf(format string, args ...any) {
@@ -169,20 +162,40 @@ func (s *Server) call(ctx context.Context, tool string, refresh bool, fn func(ct
 		ctx, cancel = context.WithTimeout(ctx, s.opts.Timeout)
 		defer cancel()
 	}
-	sess, reloaded, err := s.session(ctx, refresh)
+	eng, err := s.engine(ctx)
 	if err != nil {
 		return errorResult(err)
 	}
-	res, err = fn(ctx, sess)
+	if refresh {
+		eng.Refresh()
+		s.refreshed = true
+	}
+	snap, err := eng.Use(ctx, func(snap *resident.Snapshot) error {
+		var err error
+		res, err = fn(ctx, snap.Session)
+		return err
+	})
+	if errors.Is(err, resident.ErrBusy) {
+		return errorResult(toolErrorf("%v", err))
+	}
+	if snap == nil {
+		return errorResult(loadError(ctx, s.opts.Root, err))
+	}
 	if err != nil {
 		if ctx.Err() != nil && !isToolErr(err) {
 			return errorResult(toolErrorf("%s did not finish: %v (the server's --timeout is %v); narrow the request or raise --timeout", tool, ctx.Err(), s.opts.Timeout))
 		}
 		return errorResult(err)
 	}
-	if reloaded != "" && reloaded != "loaded" {
-		res.Content = append(res.Content, &mcp.TextContent{Text: "note: repository " + reloaded + "."})
+	if s.gen != 0 && snap.Gen != s.gen {
+		why := "reloaded: files changed on disk"
+		if s.refreshed {
+			why = "reloaded on request"
+		}
+		res.Content = append(res.Content, &mcp.TextContent{Text: "note: repository " + why + "."})
 	}
+	s.gen = snap.Gen
+	s.refreshed = false
 	return res
 }
 

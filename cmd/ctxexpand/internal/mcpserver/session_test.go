@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
@@ -57,6 +56,10 @@ func (l *fakeLoader) open(ctx context.Context, root string, _ pipeline.LoadOptio
 	return &pipeline.Session{Root: root, Facts: facts, Engine: eng}, nil
 }
 
+func (l *fakeLoader) reopen(ctx context.Context, prev *pipeline.Session, opt pipeline.LoadOptions, _ pipeline.Changes) (*pipeline.Session, error) {
+	return l.open(ctx, prev.Root, opt)
+}
+
 func (l *fakeLoader) count() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -69,23 +72,6 @@ func (s fileSource) Content(f analyze.FileID) ([]byte, error) {
 	return analyze.ReadSource(s.facts.Root, s.facts.Files[f].Path, 0)
 }
 
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 func writeFile(t *testing.T, root, rel, content string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(root, rel), []byte(content), 0o644); err != nil {
@@ -94,18 +80,19 @@ func writeFile(t *testing.T, root, rel, content string) {
 }
 
 // TestSessionLifetime follows the loaded session through a series of
-// calls: loaded once, kept while the files stand still, reloaded when a
-// file changes (once the check interval has passed) or on refresh.
+// calls: loaded once, kept while the files stand still, and every change
+// seen by the very next call — an added file, an edited manifest, a
+// deleted file — or reloaded on refresh.
 func TestSessionLifetime(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, "go.mod", "module example.com/m\n")
 	writeFile(t, root, "hello.go", "package m\n\nfunc Hello() {}\n")
 	loader := &fakeLoader{}
-	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	srv, err := New(Options{Root: root, open: loader.open, now: clock.now, CheckInterval: time.Second})
+	srv, err := New(Options{Root: root, open: loader.open, reopen: loader.reopen})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer srv.Close()
 	cs, err := connect(context.Background(), srv)
 	if err != nil {
 		t.Fatal(err)
@@ -123,15 +110,12 @@ func TestSessionLifetime(t *testing.T) {
 	}{
 		{name: "first call loads", symbol: "Hello", wantLoads: 1, wantFound: true},
 		{name: "second call keeps the session", symbol: "Hello", wantLoads: 1, wantFound: true},
-		{name: "a change inside the interval is not seen yet", do: func() { writeFile(t, root, "world.go", "package m\n\nfunc World() {}\n") }, symbol: "World", wantLoads: 1, wantFound: false},
-		{name: "after the interval the change reloads", do: func() { clock.advance(2 * time.Second) }, symbol: "World", wantLoads: 2, wantNote: "reloaded: files changed on disk", wantFound: true},
-		{name: "no change, no reload", do: func() { clock.advance(2 * time.Second) }, symbol: "World", wantLoads: 2, wantFound: true},
-		{name: "an edited manifest reloads", do: func() {
-			writeFile(t, root, "go.mod", "module example.com/m\n\ngo 1.22\n")
-			clock.advance(2 * time.Second)
-		}, symbol: "Hello", wantLoads: 3, wantNote: "files changed", wantFound: true},
+		{name: "a new file is seen by the next call", do: func() { writeFile(t, root, "world.go", "package m\n\nfunc World() {}\n") }, symbol: "World", wantLoads: 2, wantNote: "reloaded: files changed on disk", wantFound: true},
+		{name: "no change, no reload", symbol: "World", wantLoads: 2, wantFound: true},
+		{name: "a file the loaders ignore, no reload", do: func() { writeFile(t, root, "notes.txt", "not source") }, symbol: "World", wantLoads: 2, wantFound: true},
+		{name: "an edited manifest reloads", do: func() { writeFile(t, root, "go.mod", "module example.com/m\n\ngo 1.22\n") }, symbol: "Hello", wantLoads: 3, wantNote: "files changed", wantFound: true},
 		{name: "refresh reloads at once", symbol: "Hello", refresh: true, wantLoads: 4, wantNote: "reloaded on request", wantFound: true},
-		{name: "a deleted file reloads", do: func() { os.Remove(filepath.Join(root, "world.go")); clock.advance(2 * time.Second) }, symbol: "World", wantLoads: 5, wantNote: "files changed", wantFound: false},
+		{name: "a deleted file reloads", do: func() { os.Remove(filepath.Join(root, "world.go")) }, symbol: "World", wantLoads: 5, wantNote: "files changed", wantFound: false},
 	}
 	for _, st := range steps {
 		if st.do != nil {
@@ -158,30 +142,6 @@ func TestSessionLifetime(t *testing.T) {
 	}
 }
 
-func TestSessionCheckOff(t *testing.T) {
-	root := t.TempDir()
-	writeFile(t, root, "hello.go", "package m\n\nfunc Hello() {}\n")
-	loader := &fakeLoader{}
-	clock := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	srv, _ := New(Options{Root: root, open: loader.open, now: clock.now, CheckInterval: -1})
-	cs, err := connect(context.Background(), srv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	callTool(t, cs, "find_symbol", map[string]any{"name": "Hello"})
-	writeFile(t, root, "world.go", "package m\n\nfunc World() {}\n")
-	clock.advance(time.Hour)
-	callTool(t, cs, "find_symbol", map[string]any{"name": "Hello"})
-	if got := loader.count(); got != 1 {
-		t.Errorf("with the check off, %d loads; want 1", got)
-	}
-	callTool(t, cs, "find_symbol", map[string]any{"name": "Hello", "refresh": true})
-	if got := loader.count(); got != 2 {
-		t.Errorf("refresh with the check off: %d loads; want 2", got)
-	}
-}
-
 // TestLoadFailures checks that a repository that fails to load, a loader
 // that panics and a load cut by the time limit are tool errors, and that
 // the server recovers on the next call.
@@ -196,7 +156,7 @@ func TestLoadFailures(t *testing.T) {
 		want    []string
 	}{
 		{name: "load error", arrange: func(l *fakeLoader) { l.fail = errors.New("disk on fire") }, want: []string{"the repository could not be loaded", "disk on fire", "check that --root"}},
-		{name: "panic", arrange: func(l *fakeLoader) { l.panic = true }, want: []string{"internal error in find_symbol: loader exploded", "please report it"}},
+		{name: "panic", arrange: func(l *fakeLoader) { l.panic = true }, want: []string{"internal error", "loader exploded", "please report it"}},
 		{name: "time limit", timeout: 50 * time.Millisecond, open: func(ctx context.Context, _ string, _ pipeline.LoadOptions) (*pipeline.Session, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
@@ -208,11 +168,14 @@ func TestLoadFailures(t *testing.T) {
 			if tc.arrange != nil {
 				tc.arrange(loader)
 			}
-			opts := Options{Root: root, open: loader.open, Timeout: tc.timeout}
+			opts := Options{Root: root, open: loader.open, reopen: loader.reopen, Timeout: tc.timeout}
 			if tc.open != nil {
 				opts.open = tc.open
 			}
 			srv, _ := New(opts)
+			if tc.open == nil {
+				defer srv.Close() // a load blocked until the engine stops would keep Close waiting
+			}
 			cs, err := connect(context.Background(), srv)
 			if err != nil {
 				t.Fatal(err)
@@ -261,38 +224,5 @@ func TestRelPath(t *testing.T) {
 		if got != tc.want || !strings.Contains(gotErr, tc.err) || (tc.err == "") != (err == nil) {
 			t.Errorf("relPath(%q) = %q, %v; want %q, error with %q", tc.in, got, err, tc.want, tc.err)
 		}
-	}
-}
-
-func TestFingerprint(t *testing.T) {
-	root := t.TempDir()
-	writeFile(t, root, "a.go", "package a\n")
-	ctx := context.Background()
-	fp := func() fingerprint {
-		f, err := takeFingerprint(ctx, root, pipeline.LoadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	base := fp()
-	if again := fp(); again != base {
-		t.Fatal("fingerprint of an unchanged tree changed")
-	}
-	writeFile(t, root, "notes.txt", "not source")
-	if got := fp(); got != base {
-		t.Error("a file the loaders ignore changed the fingerprint")
-	}
-	writeFile(t, root, "a.go", "package a // edited\n")
-	edited := fp()
-	if edited == base {
-		t.Error("an edited source file left the fingerprint unchanged")
-	}
-	writeFile(t, root, "Cargo.toml", "[package]\n")
-	if got := fp(); got == edited {
-		t.Error("a new manifest left the fingerprint unchanged")
-	}
-	if diff := cmp.Diff(1, edited.files); diff != "" {
-		t.Errorf("files (-want +got):\n%s", diff)
 	}
 }
