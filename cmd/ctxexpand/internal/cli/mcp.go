@@ -70,7 +70,9 @@ See docs/mcp.md.`,
 	f.BoolVar(&opts.NoTests, "no-tests", false, "leave test files out of the analysis")
 	f.DurationVar(&opts.Timeout, "timeout", 0, "limit on each tool call, loading included (e.g. 2m); 0 means none")
 	f.DurationVar(&opts.CheckInterval, "check-interval", 0, "ignored: edits are seen at every call")
-	_ = f.MarkDeprecated("check-interval", "edits are now seen at every call")
+	// Hidden, not cobra's MarkDeprecated: its notice goes to standard
+	// output, which belongs to the protocol.
+	_ = f.MarkHidden("check-interval")
 	f.BoolVar(&opts.Poll, "poll", false, "compare file metadata at every call instead of watching the tree (for file systems without change notification)")
 	f.StringVar(&opts.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any)")
 	f.BoolVar(&opts.NoHistory, "no-history", false, "rank without the version-control prior")
@@ -131,6 +133,9 @@ func (o *mcpOptions) run(ctx context.Context, io *IO) error {
 		return err
 	}
 	defer srv.Close()
+	if o.CheckInterval != 0 {
+		logf("--check-interval is ignored: every call sees the edits made before it")
+	}
 	logf("serving %s on stdio", root)
 	err = srv.Run(ctx, transportFor(io))
 	if err != nil && ctx.Err() == nil {
