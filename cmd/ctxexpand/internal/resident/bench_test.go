@@ -1,0 +1,209 @@
+package resident_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
+	"github.com/ctxexpand/ctxexpand/index"
+)
+
+// The resident engine on a real repository: CTXEXPAND_BENCH_ROOT names a
+// checkout the benchmark may edit (it restores what it edits), and
+// CTXEXPAND_BENCH_CACHE an index directory (default: a fresh one). The
+// benchmarks are skipped without them; benchmarks/speed measures the same
+// through the command line.
+
+func benchRoot(b *testing.B) (string, *index.Store) {
+	root := os.Getenv("CTXEXPAND_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set CTXEXPAND_BENCH_ROOT to a repository to measure")
+	}
+	dir := os.Getenv("CTXEXPAND_BENCH_CACHE")
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	st, err := index.Open(index.Options{Dir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return root, st
+}
+
+func benchEngine(b *testing.B, root string, st *index.Store) *resident.Engine {
+	e, err := resident.Start(context.Background(), resident.Options{Root: root, Configure: func() (pipeline.LoadOptions, error) {
+		return pipeline.LoadOptions{Index: st}, nil
+	}, Logf: func(f string, a ...any) { b.Logf(f, a...) }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { e.Close() })
+	if _, err := e.Acquire(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkResidentQuery answers varied queries (VariedQueries) from the
+// loaded repository, JSON at 16k tokens, and reports the median and 95th
+// percentile per query.
+func BenchmarkResidentQuery(b *testing.B) {
+	root, st := benchRoot(b)
+	e := benchEngine(b, root, st)
+	queries := VariedQueries(root, 100)
+	req := pipeline.Request{Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
+	// One round first: the tokenizer's tables and the contents read.
+	for _, q := range queries {
+		req.Query = q
+		if _, _, err := e.Query(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var took []time.Duration
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		req.Query = queries[i%len(queries)]
+		start := time.Now()
+		if _, _, err := e.Query(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(start))
+	}
+	p50, p95 := percentiles(took)
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(len(took)), "cpu-ms/op")
+}
+
+// cpuTime is the CPU time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkResidentEdit appends a comment line to one source file and
+// times the next query, which must include the edit.
+func BenchmarkResidentEdit(b *testing.B) {
+	root, st := benchRoot(b)
+	e := benchEngine(b, root, st)
+	files := sourceFiles(root)
+	req := pipeline.Request{Query: "fix the rendering of nested templates", Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
+	if _, _, err := e.Query(context.Background(), req); err != nil {
+		b.Fatal(err)
+	}
+	var took []time.Duration
+	var cpu time.Duration
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		p := filepath.Join(root, files[(i*7919)%len(files)])
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		start, cpu0 := time.Now(), cpuTime()
+		if err := os.WriteFile(p, append(data, fmt.Sprintf("\n// edit %d\n", i)...), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		_, snap, err := e.Query(context.Background(), req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(start))
+		cpu += cpuTime() - cpu0
+		b.StopTimer()
+		os.WriteFile(p, data, 0o644)
+		if _, _, err := e.Query(context.Background(), req); err != nil { // apply the restore outside the timing
+			b.Fatal(err)
+		}
+		_ = snap
+		b.StartTimer()
+	}
+	p50, p95 := percentiles(took)
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(len(took)), "cpu-ms/op")
+}
+
+func percentiles(d []time.Duration) (p50, p95 time.Duration) {
+	if len(d) == 0 {
+		return 0, 0
+	}
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2], s[min(len(s)-1, len(s)*95/100)]
+}
+
+// sourceFiles lists the Go and Rust files of root that are neither tests
+// nor generated, sorted.
+func sourceFiles(root string) []string {
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "vendor" || n == "testdata" || n == "target") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go")) || strings.HasSuffix(p, ".rs") {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+var declName = regexp.MustCompile(`^(?:pub(?:\([^)]*\))?\s+)?(?:func|fn|type|struct|trait|enum)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)`)
+
+// VariedQueries makes n queries from root's own declarations, spread over
+// its files, in a handful of shapes (a fix, a question, a named symbol, a
+// path, free words), so that each seeds and expands differently.
+func VariedQueries(root string, n int) []string {
+	files := sourceFiles(root)
+	var names, paths []string
+	for i := 0; i < len(files) && len(names) < 4*n; i += max(1, len(files)/(4*n)) {
+		f, err := os.Open(filepath.Join(root, files[i]))
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			if m := declName.FindStringSubmatch(sc.Text()); m != nil && len(m[1]) > 3 {
+				names = append(names, m[1])
+				paths = append(paths, files[i])
+				break
+			}
+		}
+		f.Close()
+	}
+	shapes := []func(name, path string) string{
+		func(n, _ string) string { return "fix " + n + " returning the wrong result" },
+		func(n, _ string) string { return "how does " + n + " work" },
+		func(n, p string) string { return "@" + p + " why does " + n + " fail" },
+		func(n, _ string) string { return n + " panics on empty input" },
+		func(_, p string) string { return "refactor the code in " + filepath.Dir(p) },
+	}
+	var out []string
+	for i := 0; i < len(names) && len(out) < n; i++ {
+		out = append(out, shapes[i%len(shapes)](names[i], paths[i]))
+	}
+	return out
+}
