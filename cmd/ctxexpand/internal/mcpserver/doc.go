@@ -41,10 +41,9 @@
 //
 // # The loaded repository
 //
-// Nothing is loaded until the first tool call. The session is then kept;
-// before each call, at most once per [Options.CheckInterval] (2 s), the
-// server compares a fingerprint of the source files and manifests (paths,
-// sizes, modification times; no contents are read) with the one taken at
-// load time and reloads when they differ. refresh=true forces a reload.
-// Calls run one at a time.
+// Nothing is loaded until the first tool call. The repository is then kept
+// by a resident engine (package resident), which watches the tree: every
+// call first applies the edits made before it, answers from one
+// generation, and notes when that generation is newer than the previous
+// call's. refresh=true loads everything again. Calls run one at a time.
 package mcpserver
