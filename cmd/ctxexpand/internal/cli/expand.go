@@ -185,7 +185,7 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 	}
 	// The server applies --timeout itself, and answers partial results
 	// after it like the local run does.
-	if err := o.viaServer(ctx, io, root, cfg); !errors.Is(err, errNoServerAnswer) {
+	if err := o.viaServer(ctx, io, root, cfg, load); !errors.Is(err, errNoServerAnswer) {
 		return err
 	}
 	if o.Timeout > 0 {

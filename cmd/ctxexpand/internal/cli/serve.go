@@ -31,6 +31,8 @@ type serveOptions struct {
 	Detach      bool
 	Poll        bool
 	Quiet       bool
+	SCIP        []string
+	NoSCIP      bool
 	Cache       cacheOptions
 }
 
@@ -72,6 +74,8 @@ starts it in the background, logging to a file next to its socket.`,
 	f.BoolVar(&o.Status, "status", false, "print what the repository's running server holds")
 	f.BoolVar(&o.Detach, "detach", false, "start the server in the background and return once it listens")
 	f.BoolVar(&o.Poll, "poll", false, "compare file metadata at every query instead of watching the tree (for file systems without change notification)")
+	f.StringArrayVar(&o.SCIP, "scip", nil, "SCIP index to read, as for queries (queries must pass the same)")
+	f.BoolVar(&o.NoSCIP, "no-scip", false, "read no SCIP index (queries must pass it too)")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no log lines")
 	o.Cache.addFlags(f)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
@@ -188,6 +192,12 @@ func (o *serveOptions) detach(ctx context.Context, io *IO, root, cacheDir string
 	if o.Poll {
 		args = append(args, "--poll")
 	}
+	for _, p := range o.SCIP {
+		args = append(args, "--scip", p)
+	}
+	if o.NoSCIP {
+		args = append(args, "--no-scip")
+	}
 	if err := os.MkdirAll(paths.Dir, 0o700); err != nil {
 		return err
 	}
@@ -242,7 +252,8 @@ func (o *serveOptions) serve(ctx context.Context, io *IO, root, cacheDir string)
 		ln.Close()
 		return fmt.Errorf("opening the index: %w", err)
 	}
-	cfgOpts := &expandOptions{Config: o.Config, NoHistory: o.NoHistory}
+	cfgOpts := &expandOptions{Config: o.Config, NoHistory: o.NoHistory, SCIP: o.SCIP, NoSCIP: o.NoSCIP}
+	cfgOpts.changed = func(flag string) bool { return flag == "scip" && len(o.SCIP) > 0 }
 	keys := &keyHolder{}
 	configure := func() (pipeline.LoadOptions, error) {
 		cfg, load, err := cfgOpts.applyConfig(root)
@@ -253,7 +264,7 @@ func (o *serveOptions) serve(ctx context.Context, io *IO, root, cacheDir string)
 		load.IndexKey = ignoreKey(cfg)
 		load.Notice = func(msg string) { logf("%s", msg) }
 		load.Logger = io.Log
-		keys.set(serverKey(load.IndexKey, o.NoHistory))
+		keys.set(serverKey(load))
 		return load, nil
 	}
 	eng, err := resident.Start(ctx, resident.Options{Root: root, Configure: configure, CookieDir: ln.Paths.Cookies, Poll: o.Poll, Logf: logf})

@@ -24,10 +24,11 @@ import (
 // by itself, as it would without servers. The answer is byte for byte
 // the one the command would print.
 
-// serverKey names the options that change what a server loads; a query
-// with another key is answered locally.
-func serverKey(indexKey string, noHistory bool) string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%q %v", indexKey, noHistory))
+// serverKey names the load options that change what a server loads (the
+// configured ignore rules, the history prior, SCIP indexes); a query with
+// another key is answered locally.
+func serverKey(load pipeline.LoadOptions) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%q %v %q %v", load.IndexKey, load.NoHistory, load.SCIP, load.NoSCIP))
 	return hex.EncodeToString(sum[:8])
 }
 
@@ -55,7 +56,7 @@ var errNoServerAnswer = errors.New("no server answer")
 // viaServer asks the root's server. It returns errNoServerAnswer when
 // there is none or it cannot answer this query; any other error is the
 // query's own.
-func (o *expandOptions) viaServer(ctx context.Context, io *IO, root string, cfg config.Settings) error {
+func (o *expandOptions) viaServer(ctx context.Context, io *IO, root string, cfg config.Settings, load pipeline.LoadOptions) error {
 	if o.NoServer || o.Backend != pipeline.BackendBuiltin || o.Cache.Off {
 		return errNoServerAnswer
 	}
@@ -71,8 +72,9 @@ func (o *expandOptions) viaServer(ctx context.Context, io *IO, root string, cfg 
 	if err != nil {
 		return errNoServerAnswer
 	}
+	load.IndexKey = ignoreKey(cfg)
 	w := cfg.Weights
-	req := &serve.Request{Op: serve.OpQuery, Root: root, Program: st.ExecutableID(), LoadKey: serverKey(ignoreKey(cfg), o.NoHistory),
+	req := &serve.Request{Op: serve.OpQuery, Root: root, Program: st.ExecutableID(), LoadKey: serverKey(load),
 		Query: &serve.Query{Text: o.Query, Budget: o.Budget, MaxFiles: o.MaxFiles, Depth: o.Depth, Strategy: o.Strategy,
 			Format: o.Format, Tokenizer: o.Tokenizer, NoTests: o.NoTests, NoNetwork: o.NoNetwork, Planner: o.Planner,
 			OllamaHost: o.Ollama, OllamaModel: o.Model, Truncation: o.Truncate, TokenMargin: o.Margin,

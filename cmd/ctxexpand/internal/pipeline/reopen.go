@@ -59,11 +59,11 @@ func Reopen(ctx context.Context, prev *Session, opt LoadOptions, ch Changes) (*S
 }
 
 // IsInput reports whether the repository path rel is a file a load reads
-// (a Go or Rust source, or a manifest such as go.mod or Cargo.toml): a
-// change to any other file leaves the facts as they are.
+// (a Go or Rust source, a manifest such as go.mod or Cargo.toml, or a
+// SCIP index): a change to any other file leaves the facts as they are.
 func IsInput(rel string) bool {
 	base := path.Base(rel)
-	return strings.HasSuffix(base, ".go") || strings.HasSuffix(base, ".rs") || manifestNames[base]
+	return strings.HasSuffix(base, ".go") || strings.HasSuffix(base, ".rs") || strings.HasSuffix(base, ".scip") || manifestNames[base]
 }
 
 // Stale reports the first file a resident session found changed on disk
