@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // Lang is the language of a source file.
@@ -298,16 +299,25 @@ type Facts struct {
 	Problems []Problem
 	Partial  bool // a time limit stopped the load early
 
-	byPath map[string]FileID
+	// byPath indexes Files by path, built on first use; the pointer lets
+	// concurrent readers (queries of one loaded repository) build and
+	// share it without a lock.
+	// (An atomic.Value rather than an atomic.Pointer: tests copy facts,
+	// and the pointer type forbids it.)
+	byPath atomic.Value // *pathIndex
+}
+
+// pathIndex is Files by path, as of len(Files) == n.
+type pathIndex struct {
+	n int
+	m map[string]FileID
 }
 
 // AddFile appends f and returns its ID.
 func (fs *Facts) AddFile(f File) FileID {
 	id := FileID(len(fs.Files))
 	fs.Files = append(fs.Files, f)
-	if fs.byPath != nil {
-		fs.byPath[f.Path] = id
-	}
+	fs.byPath.Store((*pathIndex)(nil))
 	return id
 }
 
@@ -332,14 +342,17 @@ func (fs *Facts) Problemf(kind ProblemKind, path string, line int, format string
 }
 
 // FileByPath returns the ID of the file with the repository-relative path p.
+// It is safe for concurrent use while the facts do not change.
 func (fs *Facts) FileByPath(p string) (FileID, bool) {
-	if fs.byPath == nil || len(fs.byPath) != len(fs.Files) {
-		fs.byPath = make(map[string]FileID, len(fs.Files))
+	ix, _ := fs.byPath.Load().(*pathIndex)
+	if ix == nil || ix.n != len(fs.Files) {
+		ix = &pathIndex{n: len(fs.Files), m: make(map[string]FileID, len(fs.Files))}
 		for i := range fs.Files {
-			fs.byPath[fs.Files[i].Path] = FileID(i)
+			ix.m[fs.Files[i].Path] = FileID(i)
 		}
+		fs.byPath.Store(ix)
 	}
-	id, ok := fs.byPath[p]
+	id, ok := ix.m[p]
 	return id, ok
 }
 
@@ -392,7 +405,7 @@ func (fs *Facts) Normalize() {
 		files[newID] = fs.Files[old]
 	}
 	fs.Files = files
-	fs.byPath = nil
+	fs.byPath.Store((*pathIndex)(nil))
 
 	// Symbols by (file, start, end, decl line, kind, container, name).
 	for i := range fs.Symbols {
