@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,10 +21,29 @@ import (
 // through the command line in process. Every wait is for a condition
 // (the server answering, the process exiting), bounded by the watchdog.
 
+// syncBuffer is a buffer the child's output is copied into while the
+// test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
 // server is a running `ctxexpand serve`.
 type server struct {
 	cmd    *exec.Cmd
-	stderr *bytes.Buffer
+	stderr *syncBuffer
 	paths  serve.Paths
 	done   chan struct{} // closed when the process exited, with err set
 	err    error
@@ -56,7 +76,9 @@ func startServer(t *testing.T, root, cache string, extra ...string) *server {
 func launchServer(t *testing.T, root, cache string, extra ...string) *server {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*clitest.Watchdog)
-	cmd, _, errb := child(ctx, append([]string{"serve", "--root", root, "--cache-dir", cache}, extra...)...)
+	cmd := clitest.Command(ctx, append([]string{"serve", "--root", root, "--cache-dir", cache}, extra...)...)
+	errb := &syncBuffer{}
+	cmd.Stderr = errb
 	if err := cmd.Start(); err != nil {
 		cancel()
 		t.Fatal(err)

@@ -32,13 +32,17 @@ func Call(ctx context.Context, socket string, req *Request) (*Response, error) {
 	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
 	defer stop()
 	req.Version = Version
-	if err := WriteFrame(c, req); err != nil {
-		return nil, fmt.Errorf("sending the request: %w", err)
-	}
+	// A server that refuses the request (another user's, say) answers
+	// before reading it and hangs up: a failed write may still be
+	// followed by an answer to read.
+	werr := WriteFrame(c, req)
 	body, err := ReadFrame(c, MaxResponse)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if werr != nil {
+			return nil, fmt.Errorf("sending the request: %w", werr)
 		}
 		return nil, fmt.Errorf("reading the server's answer: %w", err)
 	}
