@@ -183,21 +183,7 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 	if err != nil {
 		return err
 	}
-	// The server applies --timeout itself, and answers partial results
-	// after it like the local run does.
-	if err := o.viaServer(ctx, io, root, cfg, load); !errors.Is(err, errNoServerAnswer) {
-		return err
-	}
-	if o.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
-		defer cancel()
-	}
-	load.Logger = io.Log
-	load.IndexKey = ignoreKey(cfg)
-	run := o.Cache.start(io, o.Quiet)
-	run.wire(&load)
-	out, err := pipeline.Run(ctx, pipeline.Request{
+	req := pipeline.Request{
 		Root:         root,
 		Query:        o.Query,
 		Budget:       o.Budget,
@@ -216,10 +202,25 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		OllamaModel:  o.Model,
 		Weights:      cfg.Weights,
 		Ranker:       o.Ranker,
-		Load:         load,
 		Backend:      o.Backend,
 		LSPCmd:       o.LSPCmd,
-	})
+	}
+	// The server applies --timeout itself, and answers partial results
+	// after it like the local run does.
+	if err := o.viaServer(ctx, io, req, cfg, load); !errors.Is(err, errNoServerAnswer) {
+		return err
+	}
+	if o.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
+	load.Logger = io.Log
+	load.IndexKey = ignoreKey(cfg)
+	run := o.Cache.start(io, o.Quiet)
+	run.wire(&load)
+	req.Load = load
+	out, err := pipeline.Run(ctx, req)
 	run.loaded()
 	if err != nil {
 		return err

@@ -56,7 +56,8 @@ var errNoServerAnswer = errors.New("no server answer")
 // viaServer asks the root's server. It returns errNoServerAnswer when
 // there is none or it cannot answer this query; any other error is the
 // query's own.
-func (o *expandOptions) viaServer(ctx context.Context, io *IO, root string, cfg config.Settings, load pipeline.LoadOptions) error {
+func (o *expandOptions) viaServer(ctx context.Context, io *IO, preq pipeline.Request, cfg config.Settings, load pipeline.LoadOptions) error {
+	root := preq.Root
 	if o.NoServer || o.Backend != pipeline.BackendBuiltin || o.Cache.Off {
 		return errNoServerAnswer
 	}
@@ -73,12 +74,9 @@ func (o *expandOptions) viaServer(ctx context.Context, io *IO, root string, cfg 
 		return errNoServerAnswer
 	}
 	load.IndexKey = ignoreKey(cfg)
-	w := cfg.Weights
-	req := &serve.Request{Op: serve.OpQuery, Root: root, Program: st.ExecutableID(), LoadKey: serverKey(load),
-		Query: &serve.Query{Text: o.Query, Budget: o.Budget, MaxFiles: o.MaxFiles, Depth: o.Depth, Strategy: o.Strategy,
-			Format: o.Format, Tokenizer: o.Tokenizer, NoTests: o.NoTests, NoNetwork: o.NoNetwork, Planner: o.Planner,
-			OllamaHost: o.Ollama, OllamaModel: o.Model, Truncation: o.Truncate, TokenMargin: o.Margin,
-			ContextLines: o.Context, Weights: &w, Timeout: o.Timeout, Explain: o.Explain, FilesOnly: o.FilesOnly}}
+	q := serve.QueryFrom(preq)
+	q.Timeout, q.Explain, q.FilesOnly = o.Timeout, o.Explain, o.FilesOnly
+	req := &serve.Request{Op: serve.OpQuery, Root: root, Program: st.ExecutableID(), LoadKey: serverKey(load), Query: q}
 	start := time.Now()
 	resp, err := serve.Call(ctx, paths.Socket, req)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/expand"

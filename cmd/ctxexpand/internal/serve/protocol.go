@@ -88,6 +88,7 @@ type Query struct {
 	TokenMargin  float64       `json:"token_margin,omitempty"`
 	ContextLines int           `json:"context_lines,omitempty"`
 	Weights      *rank.Weights `json:"weights,omitempty"`
+	Ranker       string        `json:"ranker,omitempty"`
 	// Timeout bounds the query on the server (0: none).
 	Timeout time.Duration `json:"timeout,omitempty"`
 	// What to render besides the output: the explanation and notes.
@@ -138,17 +139,26 @@ var (
 
 // WriteFrame writes v as one frame.
 func WriteFrame(w io.Writer, v any) error {
-	body, err := json.Marshal(v)
+	body, err := marshalFrame(v)
 	if err != nil {
 		return err
-	}
-	if len(body) > math.MaxUint32 {
-		return ErrFrameTooLarge
 	}
 	buf := make([]byte, 4, 4+len(body))
 	binary.BigEndian.PutUint32(buf, uint32(len(body)))
 	_, err = w.Write(append(buf, body...))
 	return err
+}
+
+// marshalFrame is the body of v's frame.
+func marshalFrame(v any) ([]byte, error) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > math.MaxUint32 {
+		return nil, ErrFrameTooLarge
+	}
+	return body, nil
 }
 
 // ReadFrame reads one frame of at most max bytes.

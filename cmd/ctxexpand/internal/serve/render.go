@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/rank"
 )
 
 // decodeStrict reads JSON that must be exactly one value.
@@ -19,6 +20,24 @@ func decodeStrict(body []byte, v any) error {
 	return nil
 }
 
+// QueryFrom is the protocol's form of a pipeline request. The fields it
+// leaves out are the server's own (Root, Load, Backend, LSPCmd) or set by
+// other commands (Explicit, Extras, Notes, Features); TestQueryCoversRequest fails
+// when a field of pipeline.Request is neither carried nor listed there.
+func QueryFrom(r pipeline.Request) *Query {
+	q := &Query{
+		Text: r.Query, Budget: r.Budget, MaxFiles: r.MaxFiles, Depth: r.Depth, Strategy: r.Strategy,
+		Format: r.Format, Tokenizer: r.Tokenizer, NoTests: r.NoTests, NoNetwork: r.NoNetwork,
+		Planner: r.Planner, OllamaHost: r.OllamaHost, OllamaModel: r.OllamaModel, Truncation: r.Truncation,
+		TokenMargin: r.TokenMargin, ContextLines: r.ContextLines, Ranker: r.Ranker,
+	}
+	if r.Weights != (rank.Weights{}) {
+		w := r.Weights
+		q.Weights = &w
+	}
+	return q
+}
+
 // PipelineRequest is the pipeline's form of q for root.
 func (q *Query) PipelineRequest(root string) pipeline.Request {
 	r := pipeline.Request{
@@ -26,6 +45,7 @@ func (q *Query) PipelineRequest(root string) pipeline.Request {
 		Strategy: q.Strategy, Format: q.Format, Tokenizer: q.Tokenizer, NoTests: q.NoTests,
 		NoNetwork: q.NoNetwork, Planner: q.Planner, OllamaHost: q.OllamaHost, OllamaModel: q.OllamaModel,
 		Truncation: q.Truncation, TokenMargin: q.TokenMargin, ContextLines: q.ContextLines,
+		Ranker: q.Ranker,
 	}
 	if q.Weights != nil {
 		r.Weights = *q.Weights
