@@ -54,6 +54,16 @@ static TSTree *ctx_parse(TSParser *p, const char *text, uint32_t len,
 	if (t == NULL) ts_parser_reset(p);
 	return t;
 }
+
+// ctx_parse_ranges parses only the given ranges of text.
+static TSTree *ctx_parse_ranges(TSParser *p, const char *text, uint32_t len,
+		const ctx_range *ranges, uint32_t count) {
+	if (!ts_parser_set_included_ranges(p, ranges, count)) return NULL;
+	TSTree *t = ts_parser_parse_string(p, NULL, text, len);
+	ts_parser_set_included_ranges(p, NULL, 0);
+	if (t == NULL) ts_parser_reset(p);
+	return t;
+}
 */
 import "C"
 
@@ -90,6 +100,28 @@ func (c *cParser) parse(src []byte, from, to int, sp, ep sitter.Point) *sitter.T
 	}
 	t := C.ctx_parse(c.p, text, C.uint32_t(len(src)), C.uint32_t(from), C.uint32_t(to),
 		C.ctx_point{C.uint32_t(sp.Row), C.uint32_t(sp.Column)}, C.ctx_point{C.uint32_t(ep.Row), C.uint32_t(ep.Column)})
+	if t == nil {
+		return nil
+	}
+	return wrapTree(unsafe.Pointer(t))
+}
+
+// parseRanges returns the tree of the given ranges of src.
+func (c *cParser) parseRanges(src []byte, rs []sitter.Range) *sitter.Tree {
+	var text *C.char
+	if len(src) > 0 {
+		text = (*C.char)(unsafe.Pointer(&src[0]))
+	}
+	cr := make([]C.ctx_range, len(rs))
+	for i, r := range rs {
+		cr[i] = C.ctx_range{C.ctx_point{C.uint32_t(r.StartPoint.Row), C.uint32_t(r.StartPoint.Column)},
+			C.ctx_point{C.uint32_t(r.EndPoint.Row), C.uint32_t(r.EndPoint.Column)}, C.uint32_t(r.StartByte), C.uint32_t(r.EndByte)}
+	}
+	var rp *C.ctx_range
+	if len(cr) > 0 {
+		rp = &cr[0]
+	}
+	t := C.ctx_parse_ranges(c.p, text, C.uint32_t(len(src)), rp, C.uint32_t(len(cr)))
 	if t == nil {
 		return nil
 	}

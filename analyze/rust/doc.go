@@ -23,7 +23,10 @@
 //     Go bytes, libc allocator; see cparse.go and alloc.go for why): the
 //     tree gives the declaration skeleton with exact spans; signatures and
 //     bodies are read by a small lexer instead of walking every node,
-//     because each node visit is a cgo call. Item-level macro bodies that
+//     because each node visit is a cgo call. Function bodies, which the
+//     lexer finds, are left out of the parse altogether (skim.go): that
+//     halves tree-sitter's work, and the skimmed tree is checked against
+//     the lexer's view before it is used. Item-level macro bodies that
 //     look like items (cfg_rt! { pub mod runtime; }) are re-parsed in place
 //     so their items and modules are not lost.
 //  4. Resolution, on one goroutine: the module tree from crate roots through
@@ -113,4 +116,7 @@
 // There is no macro expansion (beyond re-parsing item-level macro bodies),
 // no cfg evaluation (all cfg variants are loaded), no type inference beyond
 // the receiver rules above, and no trait resolution for generic calls.
+// Syntax errors inside function bodies are not reported (bodies are not
+// parsed, only lexed), nor is valid syntax there that the grammar does not
+// know; a file's ProblemSyntax is about its declarations.
 package rust

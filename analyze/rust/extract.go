@@ -31,6 +31,7 @@ type extractor struct {
 	in         interner // identifiers of this file
 	innerDocs  []string // the file's //! lines
 	modDocs    map[int32][]string
+	skim       *skim // the function bodies left out of the parse, or nil
 }
 
 // declCtx is where a declaration list sits.
@@ -57,20 +58,44 @@ func (p *pending) reset() { *p = pending{start: -1} }
 
 // extract parses src and returns what the file declares. It never panics on
 // any input and returns nil only when the parse was cancelled or timed out.
+//
+// Function bodies are left out of the parse when the lexer finds them
+// (skim.go); a file whose skimmed tree cannot be trusted is parsed whole.
 func extract(tp *tsParser, src []byte, skipTests bool) *fileSyntax {
 	language()
-	tree := tp.parse(src, nil)
+	starts := lineStarts(src)
+	if sk := newSkim(src, starts, tp.fileToks(src)); sk != nil {
+		if fs, ok := extractTree(tp, src, starts, skipTests, sk); ok {
+			return fs
+		}
+	}
+	fs, _ := extractTree(tp, src, starts, skipTests, nil)
+	return fs
+}
+
+// extractTree parses src, without the function bodies sk lists when sk
+// is set, and walks the tree. ok is false when the skimmed tree was
+// refused (see skim.go); fs is nil when the parse was cancelled or timed out.
+func extractTree(tp *tsParser, src []byte, starts []int32, skipTests bool, sk *skim) (fs *fileSyntax, ok bool) {
+	var ranges []sitter.Range
+	if sk != nil {
+		ranges = sk.ranges
+	}
+	tree := tp.parse(src, ranges)
 	if tree == nil {
-		return nil
+		return nil, true
 	}
 	defer tree.Close()
-	x := &extractor{tp: tp, src: src, fs: &fileSyntax{}, skipTests: skipTests, in: interner{}}
-	x.lineStarts = lineStarts(src)
+	root := tree.RootNode()
+	if sk != nil && !sk.accept(root, 0, len(src)) {
+		return nil, false
+	}
+	x := &extractor{tp: tp, src: src, fs: &fileSyntax{}, skipTests: skipTests, in: interner{}, skim: sk}
+	x.lineStarts = starts
 	x.fs.lines = len(x.lineStarts)
 	if len(src) == 0 || src[len(src)-1] == '\n' {
 		x.fs.lines-- // no line after a final newline
 	}
-	root := tree.RootNode()
 	if root.HasError() {
 		x.countErrors(root)
 	}
@@ -80,7 +105,7 @@ func extract(tp *tsParser, src []byte, skipTests bool) *fileSyntax {
 		m := &x.fs.items[idx]
 		m.doc = joinDoc(m.doc, joinDocs(docs))
 	}
-	return x.fs
+	return x.fs, true
 }
 
 // lineStarts returns the byte offset at which each line begins.

@@ -307,8 +307,7 @@ func (x *extractor) itemMacro(n *sitter.Node, ctx declCtx, p *pending) {
 	if e <= s || x.depth >= maxMacroDepth || !looksLikeItems(x.src, s, e) {
 		return
 	}
-	ranges := []sitter.Range{{StartByte: uint(s), EndByte: uint(e), StartPoint: x.point(s), EndPoint: x.point(e)}}
-	tree := x.tp.parse(x.src, ranges)
+	tree := x.parseMacroBody(s, e)
 	if tree == nil {
 		return
 	}
@@ -318,6 +317,23 @@ func (x *extractor) itemMacro(n *sitter.Node, ctx declCtx, p *pending) {
 	x.depth++
 	x.walkDecls(tree.RootNode(), inner)
 	x.depth--
+}
+
+// parseMacroBody parses src[s:e] on its own, positions kept. Under a skim
+// the function bodies inside are left out too, unless the tree that gives
+// fails the skim's check; then the range is parsed whole, as it would be
+// without the skim.
+func (x *extractor) parseMacroBody(s, e int) *sitter.Tree {
+	if x.skim != nil {
+		if ranges := x.skim.within(s, e, x.point); len(ranges) > 1 {
+			tree := x.tp.parse(x.src, ranges)
+			if tree == nil || x.skim.accept(tree.RootNode(), s, e) {
+				return tree
+			}
+			tree.Close()
+		}
+	}
+	return x.tp.parse(x.src, []sitter.Range{{StartByte: uint(s), EndByte: uint(e), StartPoint: x.point(s), EndPoint: x.point(e)}})
 }
 
 // lastChildOfKind returns n's last child of the given kind, or nil.

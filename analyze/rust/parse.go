@@ -17,7 +17,7 @@ type kindTable struct {
 	assocType, useDecl, externCrate, foreignMod, macroInvocation,
 	attributeItem, innerAttributeItem, lineComment, blockComment,
 	declList, fieldDeclList, orderedFieldDeclList, fieldDecl,
-	enumVariantList, enumVariant, tokenTree uint16
+	enumVariantList, enumVariant, tokenTree, block uint16
 
 	fName, fBody, fType, fTrait, fValue uint16
 }
@@ -62,6 +62,7 @@ func language() *sitter.Language {
 			enumVariantList:      id("enum_variant_list"),
 			enumVariant:          id("enum_variant"),
 			tokenTree:            id("token_tree"),
+			block:                id("block"),
 			fName:                tsLang.FieldIdForName("name"),
 			fBody:                tsLang.FieldIdForName("body"),
 			fType:                tsLang.FieldIdForName("type"),
@@ -94,6 +95,7 @@ type tsParser struct {
 	c    *cParser       // the direct C path, or
 	p    *sitter.Parser // go-tree-sitter's
 	flag cancelFlag
+	toks []token // scratch: the tokens of the file being extracted
 }
 
 func newTSParser() *tsParser {
@@ -131,11 +133,14 @@ func (t *tsParser) close() {
 // was cancelled or timed out; the parser is reset for the next call.
 func (t *tsParser) parse(src []byte, ranges []sitter.Range) *sitter.Tree {
 	if t.c != nil {
-		if len(ranges) == 1 {
+		switch len(ranges) {
+		case 0:
+			return t.c.parse(src, 0, 0, sitter.Point{}, sitter.Point{})
+		case 1:
 			r := ranges[0]
 			return t.c.parse(src, int(r.StartByte), int(r.EndByte), r.StartPoint, r.EndPoint)
 		}
-		return t.c.parse(src, 0, 0, sitter.Point{}, sitter.Point{})
+		return t.c.parseRanges(src, ranges)
 	}
 	if err := t.p.SetIncludedRanges(ranges); err != nil {
 		return nil
