@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/index/wire"
@@ -61,8 +60,9 @@ func fileTermsKey(facts *analyze.Facts, fid analyze.FileID, syms []analyze.SymID
 	return k
 }
 
-// cachedFile returns a file's statistics from the store, or computes and
-// stores them. Files without a content hash are always computed.
+// cachedFile returns a file's statistics from the store, or computes them
+// and sets them to be stored once finished. Files without a content hash
+// are always computed.
 func (tk *tokenizer) cachedFile(facts *analyze.Facts, fid analyze.FileID, src Source, st IndexStore) *fileTokens {
 	if facts.Files[fid].Hash == "" {
 		return tk.file(facts, fid, src)
@@ -75,17 +75,8 @@ func (tk *tokenizer) cachedFile(facts *analyze.Facts, fid analyze.FileID, src So
 		}
 	}
 	ft := tk.file(facts, fid, src)
-	st.StoreFileTerms(key, encodeFileTokens(ft, syms))
+	ft.store = func(ft *fileTokens) { st.StoreFileTerms(key, encodeFileTokens(ft, syms)) }
 	return ft
-}
-
-func sortedSyms(m map[analyze.SymID]map[string]float32) []analyze.SymID {
-	out := make([]analyze.SymID, 0, len(m))
-	for s := range m {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
 }
 
 // encodeFileTokens writes a file's statistics with symbols numbered by
@@ -95,38 +86,25 @@ func encodeFileTokens(ft *fileTokens, syms []analyze.SymID) []byte {
 	for i, s := range syms {
 		local[s] = i
 	}
+	o := ft.ord
 	w := wire.NewWriter(256)
-	w.Float32(ft.flen)
-	paths := sortedKeys(ft.path)
-	w.Uint(uint64(len(paths)))
-	for _, t := range paths {
-		w.String(t)
-		w.Float32(ft.path[t])
-	}
-	terms := sortedKeys(ft.file)
-	w.Uint(uint64(len(terms)))
-	for _, t := range terms {
-		w.String(t)
-		w.Float32(ft.file[t])
-	}
-	w.Float32(ft.plen)
-	plain := sortedKeys(ft.plain)
-	w.Uint(uint64(len(plain)))
-	for _, t := range plain {
-		w.String(t)
-		w.Float32(ft.plain[t])
-	}
-	ss := sortedSyms(ft.sym)
-	w.Uint(uint64(len(ss)))
-	for _, s := range ss {
-		w.Uint(uint64(local[s]))
-		w.Float32(ft.slen[s])
-		ts := sortedKeys(ft.sym[s])
-		w.Uint(uint64(len(ts)))
-		for _, t := range ts {
-			w.String(t)
-			w.Float32(ft.sym[s][t])
+	terms := func(tws []termWeight) {
+		w.Uint(uint64(len(tws)))
+		for _, tw := range tws {
+			w.String(tw.term)
+			w.Float32(tw.w)
 		}
+	}
+	w.Float32(ft.flen)
+	terms(o.path)
+	terms(o.file)
+	w.Float32(ft.plen)
+	terms(o.plain)
+	w.Uint(uint64(len(o.syms)))
+	for _, st := range o.syms {
+		w.Uint(uint64(local[st.sym]))
+		w.Float32(st.slen)
+		terms(st.terms)
 	}
 	return w.Bytes()
 }
@@ -140,20 +118,20 @@ func decodeFileTokens(data []byte, syms []analyze.SymID, in wire.Interner) (*fil
 	o.path = make([]termWeight, 0, n)
 	for i := 0; i < n; i++ {
 		t := in.String(r)
-		o.path = append(o.path, termWeight{t, r.Float32()})
+		o.path = append(o.path, termWeight{t, r.Float32(), -1})
 	}
 	n = r.Len(5)
 	o.file = make([]termWeight, 0, n)
 	for i := 0; i < n; i++ {
 		t := in.String(r)
-		o.file = append(o.file, termWeight{t, r.Float32()})
+		o.file = append(o.file, termWeight{t, r.Float32(), -1})
 	}
 	ft.plen = r.Float32()
 	n = r.Len(5)
 	o.plain = make([]termWeight, 0, n)
 	for i := 0; i < n; i++ {
 		t := in.String(r)
-		o.plain = append(o.plain, termWeight{t, r.Float32()})
+		o.plain = append(o.plain, termWeight{t, r.Float32(), -1})
 	}
 	n = r.Len(6)
 	prev := -1
@@ -168,7 +146,7 @@ func decodeFileTokens(data []byte, syms []analyze.SymID, in wire.Interner) (*fil
 		st.terms = make([]termWeight, 0, nt)
 		for j := 0; j < nt; j++ {
 			t := in.String(r)
-			st.terms = append(st.terms, termWeight{t, r.Float32()})
+			st.terms = append(st.terms, termWeight{t, r.Float32(), -1})
 		}
 		o.syms = append(o.syms, st)
 	}
@@ -277,8 +255,8 @@ func decodeIndex(data []byte, facts *analyze.Facts) (*Index, error) {
 	return ix, nil
 }
 
-// orderedTokens is a file's contribution in the order the index merges it:
-// terms sorted, symbols ascending.
+// orderedTokens is a file's contribution in the order the index merges it
+// (and stores it): terms sorted, symbols ascending.
 type orderedTokens struct {
 	file  []termWeight
 	path  []termWeight
@@ -289,37 +267,11 @@ type orderedTokens struct {
 type termWeight struct {
 	term string
 	w    float32
+	id   int32 // the term's id in its fileTokens' tokenizer; -1 when decoded
 }
 
 type symTerms struct {
 	sym   analyze.SymID
 	slen  float32
 	terms []termWeight
-}
-
-// ordered returns the file's contribution in merge order: as decoded, or
-// sorted out of the maps tokenisation fills.
-func (ft *fileTokens) ordered() *orderedTokens {
-	if ft.ord != nil {
-		return ft.ord
-	}
-	o := &orderedTokens{}
-	for _, t := range sortedKeys(ft.path) {
-		o.path = append(o.path, termWeight{t, ft.path[t]})
-	}
-	for _, t := range sortedKeys(ft.file) {
-		o.file = append(o.file, termWeight{t, ft.file[t]})
-	}
-	for _, t := range sortedKeys(ft.plain) {
-		o.plain = append(o.plain, termWeight{t, ft.plain[t]})
-	}
-	for _, s := range sortedSyms(ft.sym) {
-		st := symTerms{sym: s, slen: ft.slen[s]}
-		for _, t := range sortedKeys(ft.sym[s]) {
-			st.terms = append(st.terms, termWeight{t, ft.sym[s][t]})
-		}
-		o.syms = append(o.syms, st)
-	}
-	ft.ord = o
-	return o
 }

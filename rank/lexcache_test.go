@@ -140,8 +140,10 @@ func TestDecodeIndexRejectsOtherFacts(t *testing.T) {
 
 // FuzzDecodeFileTokens checks that damaged records never panic.
 func FuzzDecodeFileTokens(f *testing.F) {
-	ft := &fileTokens{sym: map[analyze.SymID]map[string]float32{0: {"find": 3}}, file: map[string]float32{"find": 2},
-		path: map[string]float32{"service": 2}, slen: map[analyze.SymID]float32{0: 3}, flen: 5}
+	ft := &fileTokens{flen: 5, ord: &orderedTokens{
+		file: []termWeight{{"find", 2, -1}}, path: []termWeight{{"service", 2, -1}},
+		syms: []symTerms{{sym: 0, slen: 3, terms: []termWeight{{"find", 3, -1}}}},
+	}}
 	f.Add(encodeFileTokens(ft, []analyze.SymID{0}))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {

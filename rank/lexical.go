@@ -3,15 +3,12 @@ package rank
 import (
 	"context"
 	"math"
-	"path"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/bm25"
-	"github.com/ctxexpand/ctxexpand/index/wire"
 	"github.com/ctxexpand/ctxexpand/query"
 )
 
@@ -74,19 +71,22 @@ type Index struct {
 	// belongs to, or -1; kept only while building.
 }
 
-// fileTokens is what one file contributes to the index.
+// fileTokens is what one file contributes to the index, in the order the
+// index merges it (see orderedTokens).
 type fileTokens struct {
-	sym  map[analyze.SymID]map[string]float32
-	file map[string]float32
-	path map[string]float32
-	slen map[analyze.SymID]float32
-	flen float32
-	// plain holds the baseline's terms of the whole file (bm25.Terms of
-	// the text, the path's counted bm25.PathWeight times), plen their
-	// number.
-	plain map[string]float32
-	plen  float32
-	ord   *orderedTokens // the same in merge order; set by decoding (lexcache.go)
+	flen float32 // the whole-file document's length
+	// plen is the length of the baseline's document of the file (bm25.Terms
+	// of the text, the path's terms counted bm25.PathWeight times).
+	plen float32
+	ord  *orderedTokens
+	// tk is the tokenizer whose vocabulary the terms' ids index; nil for
+	// statistics decoded from the store, whose terms have no id.
+	tk *tokenizer
+	// raw holds the counts of a file just tokenised until tk.finish
+	// orders them into ord (tokenize.go).
+	raw *rawTokens
+	// store, when set, is where the finished statistics are kept (lexcache.go).
+	store func(ft *fileTokens)
 }
 
 // BuildIndex reads every file of the facts through src and indexes it.
@@ -115,11 +115,23 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 		go func() {
 			defer wg.Done()
 			tk := newTokenizer()
+			var mine []*fileTokens // tokenised here, to be finished
 			for i := range next {
 				if store != nil {
 					per[i] = tk.cachedFile(facts, analyze.FileID(i), src, store)
 				} else {
 					per[i] = tk.file(facts, analyze.FileID(i), src)
+				}
+				if per[i].raw != nil {
+					mine = append(mine, per[i])
+				}
+			}
+			tk.sortVocab()
+			for _, ft := range mine {
+				tk.finish(ft)
+				if ft.store != nil {
+					ft.store(ft)
+					ft.store = nil
 				}
 			}
 		}()
@@ -150,6 +162,24 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 		}
 		return id
 	}
+	// termID is intern with the tokenizer's vocabulary id remembered.
+	termID := func(tk *tokenizer, tw termWeight) int32 {
+		if tk == nil || tw.id < 0 {
+			return intern(tw.term)
+		}
+		if tk.global == nil {
+			tk.global = make([]int32, len(tk.vocab))
+			for i := range tk.global {
+				tk.global[i] = -1
+			}
+		}
+		id := tk.global[tw.id]
+		if id < 0 {
+			id = intern(tw.term)
+			tk.global[tw.id] = id
+		}
+		return id
+	}
 	ix.plainLen = make([]float32, len(facts.Files))
 	var plainTotal float64
 	var symTotal, fileTotal float64
@@ -157,13 +187,13 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 		if ft == nil {
 			continue
 		}
-		o := ft.ordered() // lexcache.go
+		o, tk := ft.ord, ft.tk
 		for _, tw := range o.file {
-			id := intern(tw.term)
+			id := termID(tk, tw)
 			ix.filePost[id] = append(ix.filePost[id], posting{int32(fi), tw.w})
 		}
 		for _, tw := range o.path {
-			id := intern(tw.term)
+			id := termID(tk, tw)
 			ix.pathPost[id] = append(ix.pathPost[id], posting{int32(fi), tw.w})
 		}
 		ix.fileLen[fi] = ft.flen
@@ -171,7 +201,7 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 		ix.nFileDocs++
 		if facts.Files[fi].Category == analyze.CatSource && ft.plen > 0 {
 			for _, tw := range o.plain {
-				id := intern(tw.term)
+				id := termID(tk, tw)
 				ix.plainPost[id] = append(ix.plainPost[id], posting{int32(fi), tw.w})
 			}
 			ix.plainLen[fi] = ft.plen
@@ -180,7 +210,7 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 		}
 		for _, st := range o.syms {
 			for _, tw := range st.terms {
-				id := intern(tw.term)
+				id := termID(tk, tw)
 				ix.symPost[id] = append(ix.symPost[id], posting{int32(st.sym), tw.w})
 			}
 			ix.symLen[st.sym] = st.slen
@@ -210,209 +240,6 @@ func sortedKeys(m map[string]float32) []string {
 	}
 	sort.Strings(ks)
 	return ks
-}
-
-// tokenizer turns identifiers into index terms, caching per identifier.
-// Each identifier yields its style-insensitive whole form ("findbyemail")
-// and its split, stemmed parts ("find", "email"); stop words are dropped
-// from the parts.
-type tokenizer struct {
-	cache map[string][]string
-	plain map[string][]string // the baseline's terms per identifier
-	names wire.Interner       // terms read from the index, shared by the files one worker decodes
-}
-
-func newTokenizer() *tokenizer {
-	return &tokenizer{cache: map[string][]string{}, plain: map[string][]string{}, names: wire.Interner{}}
-}
-
-// plainTerms are bm25.IdentTerms of an identifier, cached.
-func (tk *tokenizer) plainTerms(ident []byte) []string {
-	if ts, ok := tk.plain[string(ident)]; ok {
-		return ts
-	}
-	var ts []string
-	bm25.IdentTerms(string(ident), func(t string) { ts = append(ts, t) })
-	tk.plain[string(ident)] = ts
-	return ts
-}
-
-func (tk *tokenizer) terms(ident []byte) []string {
-	if ts, ok := tk.cache[string(ident)]; ok {
-		return ts
-	}
-	s := string(ident)
-	parts := analyze.SplitIdent(s)
-	var ts []string
-	whole := analyze.NormName(s)
-	if len(parts) > 1 && whole != "" {
-		ts = append(ts, whole)
-	}
-	for _, p := range parts {
-		if len(p) < 2 || query.IsStopWord(p) {
-			continue
-		}
-		ts = append(ts, query.NormTerm(p))
-	}
-	if len(parts) == 1 && len(ts) == 0 && len(whole) >= 2 {
-		ts = append(ts, whole) // a stop word as a whole identifier still names something
-	}
-	tk.cache[s] = ts
-	return ts
-}
-
-// pathTerms are the terms of a path's directories and of the file's base
-// name without its extension, each with its weight in the path document:
-// a term of the base name counts double (a file named after a thing is
-// about it more than a directory named after it).
-func (tk *tokenizer) pathTerms(p string) map[string]float32 {
-	p = strings.TrimSuffix(p, path.Ext(p))
-	out := map[string]float32{}
-	comps := strings.Split(p, "/")
-	for i, comp := range comps {
-		w := float32(1)
-		if i == len(comps)-1 {
-			w = 2
-		}
-		for _, t := range tk.terms([]byte(comp)) {
-			if w > out[t] {
-				out[t] = w
-			}
-		}
-	}
-	return out
-}
-
-// maxIndexedFileSize caps the bytes of a file that are tokenised; the rest
-// of a huge file adds nothing a query could use that its head lacks.
-const maxIndexedFileSize = 1 << 20
-
-func (tk *tokenizer) file(facts *analyze.Facts, fid analyze.FileID, src Source) *fileTokens {
-	f := &facts.Files[fid]
-	ft := &fileTokens{
-		sym:   map[analyze.SymID]map[string]float32{},
-		file:  map[string]float32{},
-		path:  map[string]float32{},
-		slen:  map[analyze.SymID]float32{},
-		plain: map[string]float32{},
-	}
-	bm25.Terms([]byte(f.Path), func(t string) {
-		ft.plain[t] += bm25.PathWeight
-		ft.plen += bm25.PathWeight
-	})
-	for t, w := range tk.pathTerms(f.Path) {
-		ft.path[t] = w
-		ft.file[t] += pathRepeat
-		ft.flen += pathRepeat
-	}
-	syms := facts.SymbolsIn(fid)
-	addSym := func(s analyze.SymID, t string, w float32) {
-		m := ft.sym[s]
-		if m == nil {
-			m = map[string]float32{}
-			ft.sym[s] = m
-		}
-		m[t] += w
-		ft.slen[s] += w
-	}
-	for _, s := range syms {
-		sym := &facts.Symbols[s]
-		if !ownsDoc(sym.Kind) {
-			continue
-		}
-		for _, t := range tk.terms([]byte(sym.Name)) {
-			addSym(s, t, weightName)
-		}
-		if sym.Container != "" {
-			for _, t := range tk.terms([]byte(sym.Container)) {
-				addSym(s, t, weightContainer)
-			}
-		}
-	}
-	content, err := src.Content(fid)
-	if err != nil || len(content) == 0 {
-		return ft
-	}
-	if len(content) > maxIndexedFileSize {
-		content = content[:maxIndexedFileSize]
-	}
-	owner := lineOwners(facts, syms, bytesCount(content)+1)
-	line := 0
-	start := 0
-	for i := 0; i <= len(content); i++ {
-		if i < len(content) && content[i] != '\n' {
-			continue
-		}
-		o := analyze.NoSym
-		if line < len(owner) {
-			o = owner[line]
-		}
-		analyze.Identifiers(content[start:i], func(tok []byte) {
-			for _, t := range tk.plainTerms(tok) {
-				ft.plain[t]++
-				ft.plen++
-			}
-			for _, t := range tk.terms(tok) {
-				ft.file[t]++
-				ft.flen++
-				if o != analyze.NoSym {
-					addSym(o, t, weightBody)
-				}
-			}
-		})
-		line++
-		start = i + 1
-	}
-	return ft
-}
-
-func bytesCount(b []byte) int {
-	n := 0
-	for _, c := range b {
-		if c == '\n' {
-			n++
-		}
-	}
-	return n
-}
-
-// ownsDoc reports whether a symbol of kind k gets a lexical document of its
-// own. Fields, variants and associated types fold into their enclosing type.
-func ownsDoc(k analyze.SymbolKind) bool {
-	switch k {
-	case analyze.KindField, analyze.KindVariant, analyze.KindAssocType:
-		return false
-	}
-	return true
-}
-
-// lineOwners maps each line (0-based) to the innermost symbol that owns a
-// document and covers it.
-func lineOwners(facts *analyze.Facts, syms []analyze.SymID, lines int) []analyze.SymID {
-	owner := make([]analyze.SymID, lines)
-	for i := range owner {
-		owner[i] = analyze.NoSym
-	}
-	order := make([]analyze.SymID, 0, len(syms))
-	for _, s := range syms {
-		if ownsDoc(facts.Symbols[s].Kind) {
-			order = append(order, s)
-		}
-	}
-	// Widest first, so that inner symbols overwrite their containers.
-	sort.SliceStable(order, func(a, b int) bool {
-		x, y := &facts.Symbols[order[a]], &facts.Symbols[order[b]]
-		return x.End-x.Start > y.End-y.Start
-	})
-	for _, s := range order {
-		sym := &facts.Symbols[s]
-		for l := sym.Start; l <= sym.End && l-1 < lines; l++ {
-			if l >= 1 {
-				owner[l-1] = s
-			}
-		}
-	}
-	return owner
 }
 
 // Lexical holds the lexical evidence for one query.
