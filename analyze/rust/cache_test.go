@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/index"
@@ -110,7 +111,7 @@ func TestCachedLoad(t *testing.T) {
 	opt := Options{Cache: c, CacheSalt: "test"}
 	cmpFacts := func(step string, got *analyze.Facts) {
 		t.Helper()
-		if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
 			t.Errorf("%s (-fresh +cached):\n%s", step, diff)
 		}
 	}
@@ -134,7 +135,7 @@ func TestCachedLoad(t *testing.T) {
 	opt.FileHash = func(rel string) (string, bool) { h, ok := hashes[rel]; return h, ok }
 	cmpFacts("with known hashes", loadDir(t, root, opt))
 	hashes["src/util.rs"] = hashes["src/models.rs"]
-	if got := loadDir(t, root, opt); cmp.Equal(want, got, cmp.AllowUnexported(analyze.Facts{})) {
+	if got := loadDir(t, root, opt); cmp.Equal(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})) {
 		t.Error("a known hash did not replace reading the file")
 	}
 	opt.FileHash = nil
