@@ -23,6 +23,35 @@ const (
 // to be listed among a file's contributions.
 const minContrib = 0.001
 
+// groupIndex files a feature under the first feature of its evidence
+// group (see featureGroup), or under itself.
+func groupIndex(f int) int {
+	if idx, ok := groupFirst[featureGroup(f)]; ok {
+		return idx
+	}
+	return f
+}
+
+// groupOf is the group index of a hand-weighted contribution's name;
+// numFeatures stands for none.
+func groupOf(what string) int {
+	if idx, ok := groupFirst[what]; ok {
+		return idx
+	}
+	return numFeatures
+}
+
+// groupFirst maps each evidence group to its first feature.
+var groupFirst = func() map[string]int {
+	m := map[string]int{}
+	for f := numFeatures - 1; f >= 0; f-- {
+		if g := featureGroup(f); g != "" {
+			m[g] = f
+		}
+	}
+	return m
+}()
+
 // featureGroup is the evidence a feature belongs to, named as the
 // hand-weighted ranker names its contributions, so that a file's reasons
 // can be ordered by what the model made of each kind of evidence.
@@ -62,52 +91,56 @@ func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, model *lea
 	for i := range hand {
 		byFile[hand[i].File] = &hand[i]
 	}
-	type scored struct {
-		fr     rank.FileRank
-		cand   *Candidate
-		margin float64
-	}
-	out := make([]scored, len(cands))
+	margins := make([]float64, len(cands))
+	hands := make([]*rank.FileRank, len(cands))
 	var scratch learn.Scratch
 	for i := range cands {
-		c := &cands[i]
-		var fr rank.FileRank
-		if h := byFile[c.File]; h != nil {
-			fr = *h
-		} else {
-			fr = rank.FileRank{File: c.File, Path: e.Facts.Files[c.File].Path}
-		}
-		m := model.Margin(c.Features[:], &scratch)
-		fr.Score = math.Max(round4(model.Model().Probability(m)), 0.0001)
-		out[i] = scored{fr, c, m}
+		margins[i] = model.Margin(cands[i].Features[:], &scratch)
+		hands[i] = byFile[cands[i].File]
 	}
-	sort.SliceStable(out, func(x, y int) bool {
-		a, b := &out[x].fr, &out[y].fr
-		if a.Explicit != b.Explicit {
-			return a.Explicit
+	path := func(i int) string {
+		if hands[i] != nil {
+			return hands[i].Path
 		}
-		if a.Explicit && a.ExplicitOrder != b.ExplicitOrder {
-			return a.ExplicitOrder < b.ExplicitOrder
+		return e.Facts.Files[cands[i].File].Path
+	}
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(x, y int) bool {
+		a, b := order[x], order[y]
+		ea, eb := hands[a] != nil && hands[a].Explicit, hands[b] != nil && hands[b].Explicit
+		if ea != eb {
+			return ea
 		}
-		if out[x].margin != out[y].margin {
-			return out[x].margin > out[y].margin
+		if ea && hands[a].ExplicitOrder != hands[b].ExplicitOrder {
+			return hands[a].ExplicitOrder < hands[b].ExplicitOrder
 		}
-		return a.Path < b.Path
+		if margins[a] != margins[b] {
+			return margins[a] > margins[b]
+		}
+		return path(a) < path(b)
 	})
 	contrib := make([]float64, numFeatures)
-	ranked := make([]rank.FileRank, len(out))
-	for i := range out {
-		fr := out[i].fr
+	ranked := make([]rank.FileRank, len(order))
+	for i, c := range order {
+		var fr rank.FileRank
+		if h := hands[c]; h != nil {
+			fr = *h
+		} else {
+			fr = rank.FileRank{File: cands[c].File, Path: path(c)}
+		}
+		fr.Score = math.Max(round4(model.Model().Probability(margins[c])), 0.0001)
 		if i < explain || fr.Explicit {
-			model.Contributions(out[i].cand.Features[:], contrib, &scratch)
-			groups := map[string]float64{}
-			var cs []rank.Contrib
+			x := &cands[c].Features
+			model.Contributions(x[:], contrib, &scratch)
+			var groups [numFeatures + 1]float64 // by group, indexed by the group's first feature
+			cs := make([]rank.Contrib, 0, 16)
 			for f, v := range contrib {
-				if g := featureGroup(f); g != "" {
-					groups[g] += v
-				}
+				groups[groupIndex(f)] += v
 				if math.Abs(v) >= minContrib {
-					cs = append(cs, rank.Contrib{What: FeatureNames[f], Value: round4(v), Detail: featureDetail(out[i].cand.Features[f])})
+					cs = append(cs, rank.Contrib{What: FeatureNames[f], Value: round4(v), Detail: featureDetail(x[f])})
 				}
 			}
 			sort.SliceStable(cs, func(a, b int) bool {
@@ -116,7 +149,7 @@ func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, model *lea
 				}
 				return cs[a].What < cs[b].What
 			})
-			fr.Reasons = learnedReasons(fr.Contribs, groups)
+			fr.Reasons = learnedReasons(fr.Contribs, func(what string) float64 { return groups[groupOf(what)] })
 			fr.Contribs = cs
 		} else {
 			fr.Contribs, fr.Reasons = nil, nil
@@ -129,15 +162,15 @@ func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, model *lea
 // learnedReasons orders the hand-weighted ranker's sentences about a file
 // by the model's total contribution of each kind of evidence, strongest
 // first; evidence the model counted against the file comes last.
-func learnedReasons(hand []rank.Contrib, groups map[string]float64) []string {
+func learnedReasons(hand []rank.Contrib, group func(what string) float64) []string {
 	cs := append([]rank.Contrib(nil), hand...)
 	sort.SliceStable(cs, func(i, j int) bool {
-		return groups[cs[i].What] > groups[cs[j].What]
+		return group(cs[i].What) > group(cs[j].What)
 	})
 	var out []string
 	seen := map[string]bool{}
 	for _, c := range cs {
-		if c.What == "category" && groups["category"] >= 0 {
+		if c.What == "category" && group("category") >= 0 {
 			continue // the model did not hold the category against it
 		}
 		if t := rank.Sentence(c); t != "" && !seen[t] {
@@ -150,7 +183,8 @@ func learnedReasons(hand []rank.Contrib, groups map[string]float64) []string {
 
 // featureDetail says a feature's value for --explain and the JSON.
 func featureDetail(v float64) string {
-	return "value " + strconv.FormatFloat(round4(v), 'g', -1, 64)
+	var buf [24]byte
+	return string(strconv.AppendFloat(append(buf[:0], "value "...), round4(v), 'g', -1, 64))
 }
 
 func round4(x float64) float64 { return math.Round(x*10000) / 10000 }

@@ -374,9 +374,13 @@ def main():
         "trained_on": f"{len(recs)} commits of {len({r['repo'] for r in recs})} repositories",
         "chosen_by": "cross-validation by repository" if not args.no_cv else "given",
     }
+    importance = []
     if kind == "trees":
         booster = fit_trees(recs, names)
         model = {"version": 1, "kind": "trees", "features": names, "bias": 0.0, "trees": tree_file(booster, names)}
+        gain = booster.get_score(importance_type="total_gain")
+        total = sum(gain.values()) or 1.0
+        importance = sorted(((v / total, k) for k, v in gain.items()), reverse=True)
         meta["params"] = {k: v for k, v in TREE_PARAMS.items() if k not in ("nthread",)}
         meta["rounds"] = TREE_ROUNDS
         fit_margins = lambda r: predict_trees(booster, r, names)
@@ -389,6 +393,8 @@ def main():
         meta["pairs_negatives"] = LINEAR_NEGATIVES
         meta["C"] = LINEAR_C
         fit_margins = lambda r: predict_linear(lin, r)
+        total = sum(abs(w) for w in lin["w"]) or 1.0
+        importance = sorted(((abs(w) / total, n) for w, n in zip(lin["w"], names)), reverse=True)
     if oof is not None:
         a, b = platt(*oof[kind])
         meta["calibration"] = "Platt scaling of out-of-fold margins"
@@ -415,6 +421,13 @@ def main():
     with open(args.out, "w") as fh:
         json.dump(model, fh, separators=(",", ":"))
         fh.write("\n")
+    if args.report and importance:
+        with open(args.report, "a") as fh:
+            what = "share of the total split gain" if kind == "trees" else "share of the summed |weight| (standardised features)"
+            fh.write(f"\n### The shipped model: {kind}, trained on all {len(recs)} commits\n\n")
+            fh.write(f"Features by importance ({what}), the first 20:\n\n| feature | share |\n| --- | ---: |\n")
+            for share, name in importance[:20]:
+                fh.write(f"| {name} | {share:.3f} |\n")
     print(f"wrote the {kind} model to {args.out} ({os.path.getsize(args.out)} bytes)", file=sys.stderr)
 
 
