@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"golang.org/x/tools/txtar"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -189,7 +190,7 @@ func TestCachedLoad(t *testing.T) {
 		want := load(Options{})
 		c.reset()
 		got := load(Options{Cache: c, CacheSalt: "test"})
-		if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
 			t.Fatalf("%s: cached load differs (-fresh +cached):\n%s", s.name, diff)
 		}
 		if c.hits != s.hits || c.miss != s.miss {
@@ -316,7 +317,7 @@ func TestCacheIgnoresDamagedExportData(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
 				t.Fatalf("load with damaged export data differs (-fresh +cached):\n%s", diff)
 			}
 			// The records stored again are sound: the next load after an
@@ -334,7 +335,7 @@ func TestCacheIgnoresDamagedExportData(t *testing.T) {
 			if want, err = Load(ctx, root, Options{}); err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
 				t.Fatalf("load after the repair differs (-fresh +cached):\n%s", diff)
 			}
 		})

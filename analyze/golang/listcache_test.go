@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/txtar"
 
@@ -106,7 +107,7 @@ func loadLikeFresh(t *testing.T, root string, opt Options, step string) string {
 	t.Helper()
 	want, _ := loadLog(t, root, Options{})
 	got, log := loadLog(t, root, opt)
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
 		t.Fatalf("%s: cached load differs (-fresh +cached):\n%s", step, diff)
 	}
 	return log
@@ -198,7 +199,7 @@ func TestVariantBorrowsExportData(t *testing.T) {
 	writeFile(t, root, "cart/cart.go", []byte(strings.Replace(stockFile(t, "cart/cart.go"), "n += it.Count", "n += it.Count * 1", 1)))
 	want, _ := loadLog(t, root, Options{})
 	got, log := loadLog(t, root, opt)
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(analyze.Facts{})); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
 		t.Fatalf("load after the edit differs (-fresh +cached):\n%s", diff)
 	}
 	if n := logCount(t, log, checkedRe); n != 1 {
