@@ -89,8 +89,9 @@ type result struct {
 	gopls, repomix       sample
 	goplsRan, repomixRan bool
 	rgRan                bool
-	floor                floor   // Rust trees only (floor.go)
-	pack                 packRun // pack.go
+	floor                floor       // Rust trees only (floor.go)
+	pack                 packRun     // pack.go
+	resident             residentRun // resident.go
 }
 
 // peers are the other tools' binaries; "" when unavailable.
@@ -159,6 +160,9 @@ func measure(ctx context.Context, o *options, s *subject, p peers) *result {
 		}
 		m, _ = median(r.edits)
 		report(s.name, "edit 5 p50", m)
+		if o.queries > 0 {
+			r.resident = measureResident(ctx, o, s, cache)
+		}
 	}
 	if p.rg != "" {
 		r.rgRan = true

@@ -160,6 +160,7 @@ func markdown(e env, p peers, rs []*result) string {
 
 	writeFloor(&b, p, rs) // floor.go
 	writePacks(&b, rs)    // pack.go
+	writeResident(&b, rs) // resident.go
 
 	b.WriteString("\n## Ratios against the peers (same run)\n\n")
 	b.WriteString("| repository | cold ÷ gopls cold | cold ÷ repomix | warm ÷ ripgrep | edit 5 ÷ ripgrep | graph ÷ ast-grep | analysis ÷ ast-grep | analysis CPU ÷ ast-grep CPU |\n|---|--:|--:|--:|--:|--:|--:|--:|\n")
@@ -230,7 +231,8 @@ func targets(rs []*result) []target {
 		check("Rust ~100k lines: cold under 2 s", rr, c.cold, c.coldOK, 2*time.Second)
 		check("Rust ~100k lines: warm p50 under 200 ms", rr, c.warm, c.warmOK, 200*time.Millisecond)
 	}
-	out = append(out, floorTargets(rs)...) // floor.go
+	out = append(out, floorTargets(rs)...)    // floor.go
+	out = append(out, residentTargets(rs)...) // resident.go
 	for _, r := range rs {
 		if r.where == "goroot" && r.id == "" {
 			t := target{what: "$(go env GOROOT)/src: peak memory under 1.5 GB", repo: r.name, got: mib(r.cold), met: "no"}
