@@ -24,6 +24,17 @@ const bigLiteralLines = 4
 // of the top-level declarations (methods as Type.Method). ok is false when
 // the file does not parse; callers fall back to the symbol skeleton.
 func goSkeleton(src string) (skel string, names []string, ok bool) {
+	key := skeletonKey(src)
+	if e, hit := skeletons.get(key); hit {
+		return e.skel, e.names, e.ok
+	}
+	skel, names, ok = buildGoSkeleton(src)
+	skeletons.put(key, skeletonEntry{skel, names, ok})
+	return skel, names, ok
+}
+
+// buildGoSkeleton is goSkeleton without the memo.
+func buildGoSkeleton(src string) (skel string, names []string, ok bool) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil || f == nil {

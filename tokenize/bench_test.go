@@ -79,3 +79,33 @@ func BenchmarkLibraryEncode(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNativeCount is the native counter against the library's codec
+// on the same file, neither cached, in the same run.
+func BenchmarkNativeCount(b *testing.B) {
+	src := loadBench(b)
+	for _, enc := range []tokenizer.Encoding{tokenizer.O200kBase, tokenizer.Cl100kBase} {
+		n, err := nativeFor(enc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		exact := rawCount(b, enc, src)
+		b.Run(string(enc)+"/native", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				n.merged = newCache(1 << 16) // no piece remembered between rounds
+				n.count(src)
+			}
+			reportTokens(b, exact)
+		})
+		b.Run(string(enc)+"/codec", func(b *testing.B) {
+			c, _ := tokenizer.Get(enc)
+			c.SetErrorMode(tokenizer.ErrorModeReplace)
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				c.Count(src)
+			}
+			reportTokens(b, exact)
+		})
+	}
+}

@@ -2,18 +2,29 @@ package tokenize
 
 import (
 	"fmt"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
 )
 
-// bpe counts with one of the exact byte-pair encodings.
+// bpe counts with one of the exact byte-pair encodings: with the native
+// counter (native.go) once its tables are built, with the library's codec
+// until then. Both give the same counts.
 type bpe struct {
 	codec tokenizer.Codec
 	name  string
 	cache *cache // nil when disabled
+	// counted is how many bytes the codec counted; past nativeAfter the
+	// native tables are built in the background.
+	counted atomic.Int64
 }
+
+// nativeAfter is how much text a counter counts with the codec before it
+// has the native tables built (about 150 ms of CPU, and 20 MB for
+// o200k_base): a short run never pays for them, a long one soon gains.
+const nativeAfter = 64 << 10
 
 func newBPE(name string, cacheSize int) (*bpe, error) {
 	codec, err := tokenizer.Get(tokenizer.Encoding(name))
@@ -43,8 +54,13 @@ func (b *bpe) Count(s string) int {
 	return total
 }
 
+// uncachedChunk is the length below which a chunk is counted rather than
+// looked up: hashing it twice and taking a shard's lock cost more than
+// the native count of a short line.
+const uncachedChunk = 48
+
 func (b *bpe) countChunk(s string) int {
-	if b.cache == nil {
+	if b.cache == nil || (len(s) < uncachedChunk && readyNative(tokenizer.Encoding(b.name)) != nil) {
 		return b.raw(s)
 	}
 	k := b.cache.key(s)
@@ -56,10 +72,19 @@ func (b *bpe) countChunk(s string) int {
 	return n
 }
 
-// raw counts s with the codec alone. With ErrorModeReplace the codec does
-// not fail on any input; should a future version do so, count bytes, an
-// upper bound of any byte-level encoding.
+// raw counts s without the cache: natively when the tables are built,
+// else with the codec, starting the tables' build once enough was counted.
+// With ErrorModeReplace the codec does not fail on any input; should a
+// future version do so, count bytes, an upper bound of any byte-level
+// encoding.
 func (b *bpe) raw(s string) int {
+	enc := tokenizer.Encoding(b.name)
+	if n := readyNative(enc); n != nil {
+		return n.count(s)
+	}
+	if after := b.counted.Add(int64(len(s))); after > nativeAfter && after-int64(len(s)) <= nativeAfter {
+		go Preload(b.name) // once: only the count that crosses the mark starts it
+	}
 	n, err := b.codec.Count(s)
 	if err != nil {
 		return len(s)
@@ -67,39 +92,72 @@ func (b *bpe) raw(s string) int {
 	return n
 }
 
-// nextSeam returns the length of the first chunk of s: up to and including
-// the first line break that is followed by a safe line start, or all of s.
+// nextSeam returns the length of the first chunk of s: up to the first
+// seam where counts add up, or all of s. Seams are after a line break
+// followed by a safe line start (SafeStart), and between an ASCII letter
+// and a backslash: a word piece ends at the backslash and nothing in the
+// expressions looks behind it, which splits the single-line JSON strings
+// of a bundle at every escaped line break ("…err\n\t\treturn…").
 func nextSeam(s string) int {
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' && i+1 < len(s) && SafeStart(s[i+1:]) {
-			return i + 1
+		switch s[i] {
+		case '\n':
+			if i+1 < len(s) && SafeStart(s[i+1:]) {
+				return i + 1
+			}
+		case '\\':
+			if i > 0 && isASCIILetter(s[i-1]) {
+				return i
+			}
 		}
 	}
 	return len(s)
 }
 
 // SafeStart reports whether a block that starts with s can follow a block
-// ending in a line break without changing either block's token count: s
-// starts with a character that is neither white space (of any kind the
-// encoders' \s matches) nor "/", nor an invalid byte. When it holds, the
-// exact encoders count the concatenation as the sum of the parts.
+// ending in a line break without changing either block's token count.
+// It holds when s does not start with "/" and its first line (up to its
+// first line break, or all of s) holds a character that is not white
+// space (of any kind the encoders' \s matches), and s does not start with
+// an invalid byte: "func", "}" and an indented "\treturn x" qualify; "//
+// doc", a blank line and "   \n" do not. When it holds, the exact
+// encoders count the concatenation as the sum of the parts.
+//
+// Why: the encoders split text into pieces and encode each alone. The
+// piece that takes the line break ending the first block is either
+// punctuation, which also takes the line breaks and slashes right after
+// it (hence no "/" first), or white space, which reaches no further than
+// the line breaks that end it (hence a first line that is not blank);
+// either ends at the seam, and nothing in the expressions looks behind a
+// piece's start.
 func SafeStart(s string) bool {
-	if s == "" {
+	if s == "" || s[0] == '/' || s[0] == '\n' || s[0] == '\r' {
 		return false
 	}
-	c := s[0]
-	if c < utf8.RuneSelf {
-		switch c {
-		case '/', ' ', '\t', '\n', '\r', '\v', '\f':
+	if r, _ := utf8.DecodeRuneInString(s); r == utf8.RuneError {
+		return false
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '\n' {
 			return false
 		}
-		return true
+		if c < utf8.RuneSelf {
+			switch c {
+			case ' ', '\t', '\r', '\v', '\f':
+				i++
+				continue
+			}
+			return true
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r != utf8.RuneError && (r == 0x85 || unicode.IsSpace(r)) {
+			i += w
+			continue
+		}
+		return true // an invalid byte after the first reads as U+FFFD, not white space
 	}
-	r, _ := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError || r == 0x85 || unicode.IsSpace(r) || unicode.Is(unicode.Z, r) {
-		return false
-	}
-	return true
+	return false
 }
 
 // SplitAdditive splits s into chunks whose counts add up to the count of s

@@ -17,6 +17,9 @@ func FuzzChunkedCount(f *testing.F) {
 	f.Add("x\xff\n\xc0y\n")
 	f.Add("<|endoftext|>\n<|endoftext|>")
 	f.Add("'s\n're\n\u00a0\n\u2028z\n")
+	f.Add("func F() {\n\tx := 1\n\t// c\n  \n\t\treturn x\n}\n")
+	f.Add("a \n \u00a0b\n\t\n\tc\n \xffd\n")
+	f.Add(`{"content": "package x\n\nfunc F() {\n\tif err != nil {\n\t\treturn err\n\t}\n}\n"}`)
 	counters := map[tokenizer.Encoding]Counter{}
 	raws := map[tokenizer.Encoding]tokenizer.Codec{}
 	for _, enc := range []tokenizer.Encoding{tokenizer.O200kBase, tokenizer.Cl100kBase} {

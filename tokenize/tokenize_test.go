@@ -165,8 +165,9 @@ func TestChunkedCountIsExact(t *testing.T) {
 func TestSafeStart(t *testing.T) {
 	tests := map[string]bool{
 		"func": true, "}": true, "#": true, "<": true, "{": true, "é": true, "日": true,
-		"": false, "/": false, "// x": false, " x": false, "\tx": false, "\n": false,
-		"\r\n": false, "\u00a0x": false, "\u2028": false, "\u3000": false, "\x85": false, "\xff": false,
+		" x": true, "\tx": true, "\t\treturn nil\n": true, "\u00a0x": true, "\t// comment": true, "  \xffx": true,
+		"": false, "/": false, "// x": false, "\n": false, "\t\n\tx": false, "   ": false, " \r\nx": false,
+		"\r\n": false, "\u2028": false, "\u3000": false, "\x85": false, "\xff": false, "\u00a0\n": false,
 	}
 	for s, want := range tests {
 		if got := SafeStart(s); got != want {
