@@ -194,9 +194,10 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 	}
 	res.Seeds = sb.report()
 
+	includeTests := plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug)
 	ranked := rank.Combine(e.Facts, lex, evidence, rank.CombineOptions{
 		Weights:       opt.Weights,
-		IncludeTests:  plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug),
+		IncludeTests:  includeTests,
 		Display:       displayTerms(plan),
 		Prior:         e.Prior,
 		Similar:       opt.Similar,
@@ -220,6 +221,7 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 			res.Candidates = cands
 		}
 		if opt.Model != nil {
+			cands = e.dropZeroCategories(cands, ranked, opt.Weights, includeTests)
 			ranked = e.learnedRank(cands, ranked, opt.Model, opt.MaxFiles)
 			res.Ranker = RankerLearned
 		}

@@ -1,9 +1,12 @@
 package expand
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/rank"
@@ -79,6 +82,48 @@ func featureGroup(f int) string {
 	return ""
 }
 
+// dropZeroCategories leaves out the candidates whose category the
+// weights give a factor of 0 (configured weights such as generated = 0),
+// as rank.Combine does for the hand-weighted ranker; explicit files stay.
+func (e *Engine) dropZeroCategories(cands []Candidate, hand []rank.FileRank, w rank.Weights, includeTests bool) []Candidate {
+	if w == (rank.Weights{}) {
+		w = rank.DefaultWeights
+	}
+	zero := func(c analyze.Category) bool {
+		switch c {
+		case analyze.CatTest:
+			return w.Test == 0 && !includeTests
+		case analyze.CatGenerated:
+			return w.Generated == 0
+		case analyze.CatVendored:
+			return w.Vendored == 0
+		case analyze.CatExample:
+			return w.Example == 0
+		}
+		return false
+	}
+	explicit := map[analyze.FileID]bool{}
+	for _, fr := range hand {
+		if fr.Explicit {
+			explicit[fr.File] = true
+		}
+	}
+	var out []Candidate // a new slice: cands may be the result's too
+	for i := range cands {
+		keep := !zero(e.Facts.Files[cands[i].File].Category) || explicit[cands[i].File]
+		switch {
+		case out != nil && keep:
+			out = append(out, cands[i])
+		case out == nil && !keep:
+			out = append(make([]Candidate, 0, len(cands)-1), cands[:i]...)
+		}
+	}
+	if out == nil {
+		return cands
+	}
+	return out
+}
+
 // learnedRank scores the candidates with the model and returns them as a
 // ranking: explicit files first in their order, then by margin (ties by
 // path). Each file's score is the model's calibrated probability. The
@@ -123,6 +168,7 @@ func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, model *lea
 		return path(a) < path(b)
 	})
 	contrib := make([]float64, numFeatures)
+	shown := make([]int, 0, numFeatures)
 	ranked := make([]rank.FileRank, len(order))
 	for i, c := range order {
 		var fr rank.FileRank
@@ -136,19 +182,25 @@ func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, model *lea
 			x := &cands[c].Features
 			model.Contributions(x[:], contrib, &scratch)
 			var groups [numFeatures + 1]float64 // by group, indexed by the group's first feature
-			cs := make([]rank.Contrib, 0, 16)
+			shown = shown[:0]
 			for f, v := range contrib {
 				groups[groupIndex(f)] += v
 				if math.Abs(v) >= minContrib {
-					cs = append(cs, rank.Contrib{What: FeatureNames[f], Value: round4(v), Detail: featureDetail(x[f])})
+					shown = append(shown, f)
 				}
 			}
-			sort.SliceStable(cs, func(a, b int) bool {
-				if math.Abs(cs[a].Value) != math.Abs(cs[b].Value) {
-					return math.Abs(cs[a].Value) > math.Abs(cs[b].Value)
+			// Strongest first, ties by name; sorting feature indexes
+			// rather than contributions keeps this off the profile.
+			slices.SortFunc(shown, func(a, b int) int {
+				if c := cmp.Compare(math.Abs(round4(contrib[b])), math.Abs(round4(contrib[a]))); c != 0 {
+					return c
 				}
-				return cs[a].What < cs[b].What
+				return strings.Compare(FeatureNames[a], FeatureNames[b])
 			})
+			cs := make([]rank.Contrib, len(shown))
+			for k, f := range shown {
+				cs[k] = rank.Contrib{What: FeatureNames[f], Value: round4(contrib[f]), Detail: featureDetail(x[f])}
+			}
 			fr.Reasons = learnedReasons(fr.Contribs, func(what string) float64 { return groups[groupOf(what)] })
 			fr.Contribs = cs
 		} else {

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ctxexpand/ctxexpand/expand"
 )
 
 // gitSignals lists, per ranked file, the contributions and reasons that
@@ -68,7 +70,10 @@ func TestHistoryOfAFolder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := s.Query(context.Background(), Request{Query: q, MaxFiles: 30})
+		// The hand-weighted ranker names the git signals it used; the
+		// learned one reads the same values as features (commits, prior)
+		// and lists every feature's share, zero-valued ones included.
+		out, err := s.Query(context.Background(), Request{Query: q, MaxFiles: 30, Ranker: expand.RankerHand})
 		if err != nil {
 			t.Fatal(err)
 		}

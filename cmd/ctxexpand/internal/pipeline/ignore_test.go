@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/ignore"
 	"github.com/ctxexpand/ctxexpand/rank"
 )
@@ -117,7 +118,9 @@ func checkGenerated(t *testing.T, s *Session) {
 		}
 	}
 	query := "fix UserService.find_by_email"
-	base, err := s.Query(context.Background(), Request{Query: query, MaxFiles: 30})
+	// The hand-weighted ranker multiplies by the category's factor and
+	// says so.
+	base, err := s.Query(context.Background(), Request{Query: query, MaxFiles: 30, Ranker: expand.RankerHand})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,17 +128,19 @@ func checkGenerated(t *testing.T, s *Session) {
 		t.Errorf("internal/models/user.go not demoted as generated: %+v", f)
 	}
 	w := rank.DefaultWeights
-	w.Generated = 0 // a zero factor drops the category from the ranking
-	noGen, err := s.Query(context.Background(), Request{Query: query, MaxFiles: 30, Weights: w})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(noGen.Result.Files) == 0 {
-		t.Fatal("nothing ranked")
-	}
-	for _, f := range noGen.Result.Files {
-		if strings.HasPrefix(f.Path, "internal/models/") {
-			t.Errorf("generated file %s ranked with weights.generated = 0", f.Path)
+	w.Generated = 0 // a zero factor drops the category from the ranking, whichever the ranker
+	for _, ranker := range []string{expand.RankerHand, expand.RankerLearned} {
+		noGen, err := s.Query(context.Background(), Request{Query: query, MaxFiles: 30, Weights: w, Ranker: ranker})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(noGen.Result.Files) == 0 {
+			t.Fatalf("%s: nothing ranked", ranker)
+		}
+		for _, f := range noGen.Result.Files {
+			if strings.HasPrefix(f.Path, "internal/models/") {
+				t.Errorf("%s: generated file %s ranked with weights.generated = 0", ranker, f.Path)
+			}
 		}
 	}
 }
