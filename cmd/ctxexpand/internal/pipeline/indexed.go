@@ -34,6 +34,9 @@ import (
 const (
 	snapshotHit  = "hit"
 	snapshotMiss = "miss"
+	// snapshotMemory: a resident session loaded after an edit from the
+	// records and hashes its chain keeps in memory (residentload.go).
+	snapshotMemory = "memory"
 )
 
 // manifestNames are the files besides source files whose content a load
@@ -46,7 +49,7 @@ var manifestNames = map[string]bool{
 
 // IndexedLoad is what a load through the index did, for statistics.
 type IndexedLoad struct {
-	Snapshot string        // snapshotHit or snapshotMiss
+	Snapshot string        // snapshotHit, snapshotMiss or snapshotMemory
 	Inputs   int           // files fingerprinted
 	Took     time.Duration // fingerprinting and loading
 }
@@ -55,6 +58,19 @@ type IndexedLoad struct {
 func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
 	start := time.Now()
 	st := opt.Index
+	if r := opt.resident; r != nil {
+		// After an edit: from memory (residentload.go).
+		facts, hashes, ok, err := loadResident(ctx, root, opt, r, opt.changes)
+		if ok {
+			if err == nil {
+				if opt.state != nil {
+					opt.state.hashes = hashes
+				}
+				opt.report(IndexedLoad{Snapshot: snapshotMemory, Inputs: len(hashes), Took: time.Since(start)})
+			}
+			return facts, err
+		}
+	}
 	key, hashes, goFP, err := snapshotKey(ctx, st, root, opt)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -67,6 +83,12 @@ func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Fa
 		return nil, err
 	}
 	inputs := len(hashes)
+	if opt.resident != nil {
+		opt.resident.record(hashes, goFP)
+		if opt.state != nil {
+			opt.state.hashes = hashes
+		}
+	}
 	if data, ok := st.GetSnapshot(root, "facts", key); ok {
 		facts, err := factcodec.Decode(data, root)
 		if err == nil {
@@ -80,9 +102,19 @@ func loadIndexed(ctx context.Context, root string, opt LoadOptions) (*analyze.Fa
 	fresh.Index = nil
 	fresh.packs = newPacks(st, root, hashes)
 	fresh.packs.goList = goFP
+	if opt.resident != nil {
+		// The records stay in memory; Persist stores them.
+		opt.resident.begin()
+		fresh.packs = opt.resident.loadPacks()
+	}
 	facts, err := Load(ctx, root, fresh)
 	if err != nil {
 		return nil, err
+	}
+	if opt.resident != nil {
+		opt.setState(key)
+		opt.report(IndexedLoad{Snapshot: snapshotMiss, Inputs: inputs, Took: time.Since(start)})
+		return facts, nil
 	}
 	if !facts.Partial && ctx.Err() == nil && inputsUnchanged(ctx, st, root, hashes) {
 		opt.setState(key)
@@ -180,8 +212,15 @@ type packs struct {
 	salt   string
 	goList string // the Go fingerprint, which lets go list's answer be reused
 	hashes map[string]string
-	rust   *index.Pack
-	golang *index.Pack
+	rust   recordPack
+	golang recordPack
+}
+
+// recordPack is an index.Pack, or a resident session chain's memPack.
+type recordPack interface {
+	Get(index.Key) ([]byte, bool)
+	Put(index.Key, []byte)
+	Flush()
 }
 
 func newPacks(st *index.Store, root string, hashes map[string]string) *packs {

@@ -15,20 +15,30 @@ type lexSource struct {
 	*contentCache
 	st    *index.Store
 	root  string
-	key   index.Key
-	pack  *index.Pack
+	key   index.Key // zero after a resident session's load from memory
+	pack  recordPack
 	state *indexedState
+	// resident: the whole index is kept for Persist, not stored.
+	resident bool
+	captured []byte
 }
 
 func (s *lexSource) lexKey() index.Key { return lexicalKey(s.key) }
 
 // LoadLexicalIndex implements rank.IndexStore.
 func (s *lexSource) LoadLexicalIndex() ([]byte, bool) {
+	if s.key.IsZero() {
+		return nil, false
+	}
 	return s.st.GetSnapshot(s.root, "lexical", s.lexKey())
 }
 
 // StoreLexicalIndex implements rank.IndexStore.
 func (s *lexSource) StoreLexicalIndex(data []byte) {
+	if s.resident {
+		s.captured = data
+		return
+	}
 	s.state.save(func() { s.st.PutSnapshot(s.root, "lexical", s.lexKey(), data) })
 }
 
@@ -43,6 +53,10 @@ func (s *lexSource) StoreFileTerms(key [32]byte, data []byte) { s.pack.Put(index
 // done must be called once the engine is built; it saves the per-file
 // statistics unless the build failed.
 func indexedSource(cache *contentCache, opt LoadOptions, root string, state *indexedState) (rank.Source, func(ok bool)) {
+	if opt.resident != nil && state != nil {
+		src := &lexSource{contentCache: cache, st: opt.Index, root: root, key: state.key, pack: opt.resident.pack("lexfile"), state: state, resident: true}
+		return src, func(bool) {}
+	}
 	if opt.Index == nil || state == nil || state.key.IsZero() {
 		return cache, func(bool) {}
 	}
@@ -58,6 +72,9 @@ func indexedSource(cache *contentCache, opt LoadOptions, root string, state *ind
 type indexedState struct {
 	key   index.Key // the facts snapshot key; zero when the load was partial
 	saves sync.WaitGroup
+	// hashes are the input hashes a resident session was loaded from
+	// (for Persist).
+	hashes map[string]string
 }
 
 // save writes to the index on a goroutine of its own when there is a

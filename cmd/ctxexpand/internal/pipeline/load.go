@@ -71,8 +71,10 @@ type LoadOptions struct {
 	// process instead of the index.
 	Resident bool
 
-	packs *packs        // set by loadIndexed for the loaders
-	state *indexedState // filled by loadIndexed for Open
+	packs    *packs         // set by loadIndexed for the loaders
+	state    *indexedState  // filled by loadIndexed for Open
+	resident *residentIndex // a resident session chain's memory (residentload.go)
+	changes  Changes        // what changed since the previous resident session
 }
 
 // goOptions are the Go loader's options.

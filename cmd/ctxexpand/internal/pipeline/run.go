@@ -87,6 +87,13 @@ type Session struct {
 	// saving is what the load is still writing to the index (Close).
 	saving *indexedState
 
+	// A resident session's memory of the index (residentload.go): what
+	// Persist stores, and from what it was loaded.
+	resident   *residentIndex
+	loadOpts   LoadOptions
+	loadHashes map[string]string
+	lexData    []byte
+
 	// history is the repository's recent version-control history (nil
 	// when there is none or it was not asked for).
 	history *githistory.Stats
@@ -111,6 +118,14 @@ func open(ctx context.Context, root string, opt LoadOptions, prev *Session, ch C
 	start := time.Now()
 	if opt.Index != nil {
 		opt.state = &indexedState{}
+		if opt.Resident {
+			if prev != nil && prev.resident != nil {
+				opt.resident = prev.resident
+			} else {
+				opt.resident = newResidentIndex(opt.Index, root)
+			}
+			opt.changes = ch
+		}
 	}
 	lctx, cancel := loadContext(ctx)
 	defer cancel()
@@ -158,7 +173,13 @@ func open(ctx context.Context, root string, opt LoadOptions, prev *Session, ch C
 	}
 	logPhase(ctx, opt.Logger, "index", indexStart, "nodes", eng.Graph.NumNodes(), "graph_edges", eng.Graph.NumEdges())
 	s := &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger, history: st, saving: opt.state,
-		index: opt.Index}
+		index: opt.Index, resident: opt.resident, loadOpts: opt}
+	if opt.state != nil {
+		s.loadHashes = opt.state.hashes
+	}
+	if ls, ok := src.(*lexSource); ok && ls.resident {
+		s.lexData = ls.captured
+	}
 	if !opt.Resident {
 		// A resident session's counts stay in the process's counters
 		// (counterFor); reading and writing the pack per query would

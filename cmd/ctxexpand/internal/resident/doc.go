@@ -37,8 +37,15 @@
 //
 // # Applying changes
 //
-// A change is applied with pipeline.Reopen, which reloads through the
-// on-disk index's incremental path (only what depends on a changed file
-// is analysed again) and reuses the history and file contents that the
-// change cannot have touched.
+// A change is applied with pipeline.Reopen, which reloads incrementally
+// (only what depends on a changed file is analysed again) and reuses the
+// history and file contents that the change cannot have touched. The
+// sessions of one engine keep the index's per-file and per-package
+// records and the inputs' content hashes in memory between reloads, so a
+// reload after an edit neither walks and hashes the tree nor reads or
+// writes the on-disk index; the engine stores its state there once the
+// tree has been quiet for PersistAfter, and when it closes, so that the
+// command line and the next server start warm. A server killed before
+// that leaves the index as the last store (or the last command) left it:
+// usable, and only as stale as any cache.
 package resident

@@ -51,6 +51,11 @@ const (
 	// staleRetries is how many times a query runs again when a file it
 	// read changed under it.
 	staleRetries = 3
+	// PersistAfter is how long the tree must stay quiet after an update
+	// before the engine stores the state in the on-disk index
+	// (pipeline.Session.Persist), so that the command line and the next
+	// server start warm.
+	PersistAfter = 3 * time.Second
 	// rootCheck is how often the root's existence is checked besides the
 	// watcher's events (a rename of a parent sends none).
 	rootCheck = time.Second
@@ -108,10 +113,11 @@ type Engine struct {
 	changed    chan struct{} // closed and replaced whenever the above change
 	lastAccess time.Time
 
-	kick  chan struct{}
-	done  chan struct{}
-	wg    sync.WaitGroup
-	saves sync.WaitGroup
+	kick    chan struct{}
+	done    chan struct{}
+	wg      sync.WaitGroup
+	saves   sync.WaitGroup
+	persist chan struct{} // signalled after each update
 }
 
 // Start loads Root in the background and watches it. Queries
@@ -143,7 +149,8 @@ func Start(ctx context.Context, opts Options) (*Engine, error) {
 		opts.Reopen = pipeline.Reopen
 	}
 	e := &Engine{opts: opts, pend: newPending(), rootID: st, started: time.Now(),
-		changed: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}), lastAccess: time.Now()}
+		changed: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}), lastAccess: time.Now(),
+		persist: make(chan struct{}, 1)}
 	e.ctx, e.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	if e.opts.CookieDir == "" {
 		dir, err := os.MkdirTemp("", "ctxexpand-cookies-")
@@ -166,10 +173,11 @@ func Start(ctx context.Context, opts Options) (*Engine, error) {
 	e.src, e.mode, e.load = src, mode, load
 	e.head = headState(opts.Root)
 	e.pend.add(batch{all: true}) // the first load
-	e.wg.Add(3)
+	e.wg.Add(4)
 	go e.updater()
 	go e.background()
 	go e.watchRoot()
+	go e.persister()
 	return e, nil
 }
 
@@ -412,6 +420,50 @@ func (e *Engine) update() {
 	}
 	e.opts.Logf("generation %d: %s in %v (%s)", gen, what, snap.Took.Round(time.Millisecond), s.Facts.Summary())
 	e.publish(snap, seq)
+	select {
+	case e.persist <- struct{}{}:
+	default:
+	}
+}
+
+// persister stores the current state in the on-disk index once the tree
+// has been quiet for PersistAfter since the last update.
+func (e *Engine) persister() {
+	defer e.wg.Done()
+	for {
+		select {
+		case <-e.persist:
+		case <-e.ctx.Done():
+			return
+		}
+		t := time.NewTimer(PersistAfter)
+	quiet:
+		for {
+			select {
+			case <-e.persist:
+				t.Reset(PersistAfter)
+			case <-t.C:
+				break quiet
+			case <-e.ctx.Done():
+				t.Stop()
+				return
+			}
+		}
+		e.persistNow(e.ctx)
+	}
+}
+
+// persistNow stores the current snapshot's state, when no update waits.
+func (e *Engine) persistNow(ctx context.Context) {
+	e.mu.Lock()
+	cur := e.cur
+	e.mu.Unlock()
+	if cur == nil {
+		return
+	}
+	start := time.Now()
+	cur.Session.Persist(ctx)
+	e.opts.Logf("generation %d stored in the on-disk index in %v", cur.Gen, time.Since(start).Round(time.Millisecond))
 }
 
 func describe(ch pipeline.Changes) string {
@@ -517,10 +569,13 @@ func (e *Engine) Err() error {
 }
 
 // Close stops the engine and returns once its writes to the on-disk
-// index are done.
+// index are done, the current state stored among them.
 func (e *Engine) Close() error {
 	e.stop(ErrClosed)
 	e.wg.Wait()
+	if e.Err() == ErrClosed {
+		e.persistNow(context.Background())
+	}
 	e.srcMu.Lock()
 	e.src.close()
 	e.srcMu.Unlock()
