@@ -15,14 +15,19 @@ import (
 // set, every command's IO carries a logger that writes the phases of the
 // run as structured text records on stderr (never stdout). It also adds
 // the hidden --cpuprofile flag, which writes a CPU profile of the command
-// for `go tool pprof` (how the figures in benchmarks/ were explained).
+// for `go tool pprof` (how the figures in benchmarks/ were explained),
+// and the hidden --memprofile flag, which writes a heap profile taken
+// near the run's peak (memprofile.go).
 func addVerboseFlag(root *cobra.Command, io *IO) {
 	var verbose bool
-	var profile string
+	var profile, memProfile string
 	var profFile *os.File
+	var stopMem func() error
 	root.PersistentFlags().BoolVar(&verbose, "verbose", false, "log each phase (load per language, index, expand, bundle) with its duration and counts on stderr")
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
+	root.PersistentFlags().StringVar(&memProfile, "memprofile", "", "write a heap profile taken at the run's peak of live heap to this file")
+	_ = root.PersistentFlags().MarkHidden("memprofile")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if verbose {
 			io.Log = newLogger(io.Err)
@@ -38,9 +43,17 @@ func addVerboseFlag(root *cobra.Command, io *IO) {
 			}
 			profFile = f
 		}
+		if memProfile != "" {
+			stopMem = peakHeapProfile(memProfile)
+		}
 		return nil
 	}
 	root.PersistentPostRunE = func(*cobra.Command, []string) error {
+		if stopMem != nil {
+			if err := stopMem(); err != nil {
+				return fmt.Errorf("--memprofile: %w", err)
+			}
+		}
 		if profFile != nil {
 			pprof.StopCPUProfile()
 			return profFile.Close()
