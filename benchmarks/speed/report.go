@@ -235,11 +235,21 @@ func targets(rs []*result) []target {
 	out = append(out, residentTargets(rs)...) // resident.go
 	for _, r := range rs {
 		if r.where == "goroot" && r.id == "" {
-			t := target{what: "$(go env GOROOT)/src: peak memory under 1.5 GB", repo: r.name, got: mib(r.cold), met: "no"}
-			if r.cold.rss > 0 && r.cold.rss < 1536*1024 {
+			// Issue 16: the whole standard library at gopls's speed, in
+			// under a gigabyte.
+			t := target{what: "$(go env GOROOT)/src: peak memory at most 1 GB", repo: r.name, got: mib(r.cold), met: "no"}
+			if r.cold.rss > 0 && r.cold.rss <= 1024*1024 {
 				t.met = "yes"
 			}
 			out = append(out, t)
+			if c := r.cells(); c.coldOK && c.goplsOK && c.gopls.wall > 0 {
+				ratio := c.cold.wall.Seconds() / c.gopls.wall.Seconds()
+				t := target{what: "$(go env GOROOT)/src: cold at most 1.0× gopls cold", repo: r.name, got: fmt.Sprintf("%.2f×", ratio), met: "no"}
+				if ratio <= 1.0 {
+					t.met = "yes"
+				}
+				out = append(out, t)
+			}
 		}
 	}
 	return out
