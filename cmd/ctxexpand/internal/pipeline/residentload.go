@@ -90,7 +90,24 @@ func (r *residentIndex) update(ctx context.Context, opt LoadOptions, ch Changes)
 				}
 			}
 		case st.IsDir():
-			// A new directory: the watcher reports its files one by one.
+			// A directory created or moved in: its files may come without
+			// events of their own.
+			if analyze.SkipsDir(path.Base(p)) || (opt.Ignore != nil && opt.Ignore(p, true)) {
+				break
+			}
+			ignore := func(rel string, isDir bool) bool { return opt.Ignore != nil && opt.Ignore(p+"/"+rel, isDir) }
+			files, _, err := analyze.ListFiles(ctx, abs, analyze.WalkOptions{AllFiles: true, Ignore: ignore})
+			if err != nil && ctx.Err() != nil {
+				return false
+			}
+			for _, f := range files {
+				if rel := p + "/" + f; IsInput(rel) {
+					rehash = append(rehash, rel)
+					if base := path.Base(rel); manifestNames[base] && base != ".gitignore" && base != ".ctxexpandignore" {
+						manifest = true
+					}
+				}
+			}
 		case st.Mode().IsRegular() && IsInput(p) && st.Size() <= analyze.MaxFileSize && (opt.Ignore == nil || !opt.Ignore(p, false)):
 			rehash = append(rehash, p)
 		default:

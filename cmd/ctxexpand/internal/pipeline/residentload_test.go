@@ -72,6 +72,16 @@ func TestResidentReopenFromMemory(t *testing.T) {
 			os.WriteFile(filepath.Join(root, "store", "sku.go"),
 				[]byte("package store\n\n// NormalizeSKU upper-cases a SKU.\nfunc NormalizeSKU(s string) string { return s }\n"), 0o644)
 		}, []string{"store/store_test.go", "store/sku.go"}},
+		{"move a directory in", func(t *testing.T) {
+			// Only the directory's event: its files come without their own.
+			outside := filepath.Join(t.TempDir(), "extra")
+			os.MkdirAll(outside, 0o755)
+			os.WriteFile(filepath.Join(outside, "extra.go"),
+				[]byte("package extra\n\n// SKUPrefix is what every SKU starts with.\nconst SKUPrefix = \"SKU\"\n\n// HasPrefix reports whether a SKU is well formed.\nfunc HasPrefix(sku string) bool { return len(sku) > 3 && sku[:3] == SKUPrefix }\n"), 0o644)
+			if err := os.Rename(outside, filepath.Join(root, "extra")); err != nil {
+				t.Skipf("cannot move a directory into the tree: %v", err)
+			}
+		}, []string{"extra"}},
 		{"remove a directory", func(t *testing.T) {
 			os.RemoveAll(filepath.Join(root, "cmd"))
 		}, []string{"cmd"}},
