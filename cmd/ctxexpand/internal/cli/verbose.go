@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,18 +17,22 @@ import (
 // run as structured text records on stderr (never stdout). It also adds
 // the hidden --cpuprofile flag, which writes a CPU profile of the command
 // for `go tool pprof` (how the figures in benchmarks/ were explained),
-// and the hidden --memprofile flag, which writes a heap profile taken
-// near the run's peak (memprofile.go).
+// the hidden --memprofile flag, which writes a heap profile taken near
+// the run's peak (memprofile.go), and the hidden --trace flag, an
+// execution trace for `go tool trace` (which phases keep both cores busy
+// and which run alone).
 func addVerboseFlag(root *cobra.Command, io *IO) {
 	var verbose bool
-	var profile, memProfile string
-	var profFile *os.File
+	var profile, memProfile, traceOut string
+	var profFile, traceFile *os.File
 	var stopMem func() error
 	root.PersistentFlags().BoolVar(&verbose, "verbose", false, "log each phase (load per language, index, expand, bundle) with its duration and counts on stderr")
 	root.PersistentFlags().StringVar(&profile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
 	root.PersistentFlags().StringVar(&memProfile, "memprofile", "", "write a heap profile taken at the run's peak of live heap to this file")
 	_ = root.PersistentFlags().MarkHidden("memprofile")
+	root.PersistentFlags().StringVar(&traceOut, "trace", "", "write an execution trace of the run to this file")
+	_ = root.PersistentFlags().MarkHidden("trace")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if verbose {
 			io.Log = newLogger(io.Err)
@@ -46,19 +51,39 @@ func addVerboseFlag(root *cobra.Command, io *IO) {
 		if memProfile != "" {
 			stopMem = peakHeapProfile(memProfile)
 		}
+		if traceOut != "" {
+			f, err := os.Create(traceOut)
+			if err != nil {
+				return fmt.Errorf("--trace: %w", err)
+			}
+			if err := trace.Start(f); err != nil {
+				f.Close()
+				return fmt.Errorf("--trace: %w", err)
+			}
+			traceFile = f
+		}
 		return nil
 	}
 	root.PersistentPostRunE = func(*cobra.Command, []string) error {
+		var err error
 		if stopMem != nil {
-			if err := stopMem(); err != nil {
-				return fmt.Errorf("--memprofile: %w", err)
+			if merr := stopMem(); merr != nil {
+				err = fmt.Errorf("--memprofile: %w", merr)
+			}
+		}
+		if traceFile != nil {
+			trace.Stop()
+			if cerr := traceFile.Close(); err == nil {
+				err = cerr
 			}
 		}
 		if profFile != nil {
 			pprof.StopCPUProfile()
-			return profFile.Close()
+			if cerr := profFile.Close(); err == nil {
+				err = cerr
+			}
 		}
-		return nil
+		return err
 	}
 }
 

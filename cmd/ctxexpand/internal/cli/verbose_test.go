@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -46,5 +49,27 @@ func TestVerboseLogsPhases(t *testing.T) {
 		if !want.MatchString(errs) {
 			t.Errorf("index --verbose: stderr lacks %v:\n%s", want, errs)
 		}
+	}
+}
+
+// TestProfileFlags checks the hidden --cpuprofile and --trace flags: both
+// files are written, the trace in the runtime's format.
+func TestProfileFlags(t *testing.T) {
+	repo := writeRepo(t, smallRepo)
+	dir := t.TempDir()
+	prof, tr := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "run.trace")
+	code, _, errs := run(t, "index", "--quiet", "--root", repo, "--cache-dir", t.TempDir(), "--cpuprofile", prof, "--trace", tr)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Errorf("no CPU profile written: %v", err)
+	}
+	data, err := os.ReadFile(tr)
+	if err != nil || !bytes.HasPrefix(data, []byte("go 1.")) {
+		t.Errorf("no execution trace written (%d bytes, %v)", len(data), err)
+	}
+	if code, _, _ := run(t, "index", "--quiet", "--root", repo, "--cache-dir", t.TempDir(), "--trace", filepath.Join(dir, "missing", "x")); code == ExitOK {
+		t.Error("--trace into a missing directory succeeded")
 	}
 }
