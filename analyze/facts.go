@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -364,6 +365,10 @@ func (fs *Facts) SymbolFile(s SymID) *File { return &fs.Files[fs.Symbols[s].File
 func (fs *Facts) Merge(other *Facts) {
 	fileOff := FileID(len(fs.Files))
 	symOff := SymID(len(fs.Symbols))
+	fs.Files = slices.Grow(fs.Files, len(other.Files))
+	fs.Symbols = slices.Grow(fs.Symbols, len(other.Symbols))
+	fs.Edges = slices.Grow(fs.Edges, len(other.Edges))
+	fs.Imports = slices.Grow(fs.Imports, len(other.Imports))
 	for _, f := range other.Files {
 		fs.AddFile(f)
 	}

@@ -24,9 +24,14 @@ import (
 // IndexStore keeps lexical index data between runs. Keys are opaque; the
 // whole index is stored for the Source's current facts. The per-file
 // methods are called from several goroutines at once.
+//
+// StoreLexicalIndex is given the encoding rather than the bytes: encoding
+// a large index takes a while, and a store that writes on a goroutine of
+// its own can encode there too, while the caller goes on with the index
+// (which never changes once built).
 type IndexStore interface {
 	LoadLexicalIndex() ([]byte, bool)
-	StoreLexicalIndex(data []byte)
+	StoreLexicalIndex(encode func() []byte)
 	LoadFileTerms(key [32]byte) ([]byte, bool)
 	StoreFileTerms(key [32]byte, data []byte)
 }

@@ -31,7 +31,7 @@ func (m *memStore) LoadLexicalIndex() ([]byte, bool) {
 	m.wholeHits++
 	return m.whole, true
 }
-func (m *memStore) StoreLexicalIndex(data []byte) { m.whole = data }
+func (m *memStore) StoreLexicalIndex(encode func() []byte) { m.whole = encode() }
 func (m *memStore) LoadFileTerms(k [32]byte) ([]byte, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

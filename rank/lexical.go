@@ -149,86 +149,9 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 		return nil, err
 	}
 
-	// Merge on one goroutine, in file order, so term IDs are deterministic.
-	intern := func(t string) int32 {
-		id, ok := ix.terms[t]
-		if !ok {
-			id = int32(len(ix.terms))
-			ix.terms[t] = id
-			ix.symPost = append(ix.symPost, nil)
-			ix.filePost = append(ix.filePost, nil)
-			ix.pathPost = append(ix.pathPost, nil)
-			ix.plainPost = append(ix.plainPost, nil)
-		}
-		return id
-	}
-	// termID is intern with the tokenizer's vocabulary id remembered.
-	termID := func(tk *tokenizer, tw termWeight) int32 {
-		if tk == nil || tw.id < 0 {
-			return intern(tw.term)
-		}
-		if tk.global == nil {
-			tk.global = make([]int32, len(tk.vocab))
-			for i := range tk.global {
-				tk.global[i] = -1
-			}
-		}
-		id := tk.global[tw.id]
-		if id < 0 {
-			id = intern(tw.term)
-			tk.global[tw.id] = id
-		}
-		return id
-	}
-	ix.plainLen = make([]float32, len(facts.Files))
-	var plainTotal float64
-	var symTotal, fileTotal float64
-	for fi, ft := range per {
-		if ft == nil {
-			continue
-		}
-		o, tk := ft.ord, ft.tk
-		for _, tw := range o.file {
-			id := termID(tk, tw)
-			ix.filePost[id] = append(ix.filePost[id], posting{int32(fi), tw.w})
-		}
-		for _, tw := range o.path {
-			id := termID(tk, tw)
-			ix.pathPost[id] = append(ix.pathPost[id], posting{int32(fi), tw.w})
-		}
-		ix.fileLen[fi] = ft.flen
-		fileTotal += float64(ft.flen)
-		ix.nFileDocs++
-		if facts.Files[fi].Category == analyze.CatSource && ft.plen > 0 {
-			for _, tw := range o.plain {
-				id := termID(tk, tw)
-				ix.plainPost[id] = append(ix.plainPost[id], posting{int32(fi), tw.w})
-			}
-			ix.plainLen[fi] = ft.plen
-			plainTotal += float64(ft.plen)
-			ix.nPlainDocs++
-		}
-		for _, st := range o.syms {
-			for _, tw := range st.terms {
-				id := termID(tk, tw)
-				ix.symPost[id] = append(ix.symPost[id], posting{int32(st.sym), tw.w})
-			}
-			ix.symLen[st.sym] = st.slen
-			symTotal += float64(st.slen)
-			ix.nSymDocs++
-		}
-	}
-	if ix.nSymDocs > 0 {
-		ix.avgSymLen = symTotal / float64(ix.nSymDocs)
-	}
-	if ix.nFileDocs > 0 {
-		ix.avgFileLen = fileTotal / float64(ix.nFileDocs)
-	}
-	if ix.nPlainDocs > 0 {
-		ix.avgPlainLen = plainTotal / float64(ix.nPlainDocs)
-	}
+	merge(ix, per) // merge.go
 	if store != nil {
-		store.StoreLexicalIndex(encodeIndex(ix))
+		store.StoreLexicalIndex(func() []byte { return encodeIndex(ix) })
 	}
 	return ix, nil
 }

@@ -33,13 +33,14 @@ func (s *lexSource) LoadLexicalIndex() ([]byte, bool) {
 	return s.st.GetSnapshot(s.root, "lexical", s.lexKey())
 }
 
-// StoreLexicalIndex implements rank.IndexStore.
-func (s *lexSource) StoreLexicalIndex(data []byte) {
+// StoreLexicalIndex implements rank.IndexStore. The index is encoded on
+// the saving goroutine; a resident session keeps the encoding for Persist.
+func (s *lexSource) StoreLexicalIndex(encode func() []byte) {
 	if s.resident {
-		s.captured = data
+		s.captured = encode()
 		return
 	}
-	s.state.save(func() { s.st.PutSnapshot(s.root, "lexical", s.lexKey(), data) })
+	s.state.save(func() { s.st.PutSnapshot(s.root, "lexical", s.lexKey(), encode()) })
 }
 
 // LoadFileTerms implements rank.IndexStore.
