@@ -16,6 +16,15 @@
 // recommendation; names join with "+" to combine strategies, whose
 // evidence is merged by max.
 //
+// # Names
+//
+// In a fix, a name the query gives that resolves confidently (exact, or in
+// another case style, defined in at most three places) stands for its
+// symbol: in the files the walk reached, other than the one defining it,
+// the words that only spell the name no longer count as lexical evidence
+// (names.go), so that the files mentioning it — its callers and tests —
+// are not rewarded a second time for the edge the walk already followed.
+//
 // # Engine
 //
 // An [Engine] holds what is built once per repository (the graph, the

@@ -120,8 +120,12 @@ type Result struct {
 	Strategies  []string
 	Depth       int
 	Resolutions []rank.Resolution
-	Seeds       []Seed
-	Files       []File
+	// SpentTerms are, for a fix, the query's terms that only spell names
+	// that resolved confidently; they count only in the files defining
+	// those names (names.go).
+	SpentTerms []string
+	Seeds      []Seed
+	Files      []File
 	// Considered is the number of files with any evidence before the
 	// list was cut to MaxFiles.
 	Considered int
@@ -156,9 +160,19 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		res.Strategies = append(res.Strategies, s.Name)
 	}
 
-	lex := e.Index.Score(plan.Terms)
-	sb := seedBuilder{e: e, lex: lex, testsWanted: plan.Action == query.ActionTest}
+	sb := seedBuilder{e: e, testsWanted: plan.Action == query.ActionTest}
 	sb.entities(plan, res)
+	lex := e.Index.Score(plan.Terms)
+	// For a fix, the words of names that resolved count in the files the
+	// walk reaches only where the names are defined (names.go); lexical
+	// seeds are chosen without them, so that the callers that spell the
+	// names do not seed the walk.
+	spent := e.spendNames(plan, res.Resolutions)
+	sb.lex = lex
+	if spent != nil {
+		res.SpentTerms = spent.terms
+		sb.lex = spent.apply(e.Facts, lex.Clone(), func(analyze.FileID) bool { return true })
+	}
 	sb.frames(plan)
 	sb.paths(plan)
 	sb.areas(plan)
@@ -177,7 +191,7 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		seeds := sb.walkSeeds(st)
 		visits, err := e.Graph.Walk(ctx, seeds, graph.WalkOptions{
 			MaxDepth:      depth,
-			Weights:       st.Weights,
+			Weights:       st.weightsFor(plan),
 			FanoutDamping: true,
 			MaxVisits:     opt.MaxVisits,
 		})
@@ -193,6 +207,13 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		}
 	}
 	res.Seeds = sb.report()
+	if spent != nil {
+		reached := make([]bool, len(e.Facts.Files))
+		for _, ev := range evidence {
+			reached[ev.File] = true
+		}
+		lex = spent.apply(e.Facts, lex, func(f analyze.FileID) bool { return reached[f] })
+	}
 
 	includeTests := plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug)
 	ranked := rank.Combine(e.Facts, lex, evidence, rank.CombineOptions{

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ctxexpand/ctxexpand/graph"
+	"github.com/ctxexpand/ctxexpand/query"
 )
 
 // Strategy is a way of expanding from seeds.
@@ -16,6 +17,10 @@ type Strategy struct {
 	Depth int
 	// Weights of each edge kind, forward and backward.
 	Weights graph.Weights
+	// FixWeights, when not zero, replace Weights when the task is a fix
+	// (query.ActionDebug): the order in which an engineer reads around the
+	// code to fix, which differs from the order for a change of shape.
+	FixWeights graph.Weights
 	// LexicalSeeds is how many of the best lexically matching symbols seed
 	// the walk (in addition to named seeds); LexicalSeedScale scales their
 	// strength below that of a named seed.
@@ -23,6 +28,14 @@ type Strategy struct {
 	LexicalSeedScale float64
 	// EntryPoints seeds the walk from main functions and cmd/ files.
 	EntryPoints bool
+}
+
+// weightsFor returns the weights of the walk for the plan's task.
+func (s Strategy) weightsFor(plan *query.Plan) graph.Weights {
+	if plan.Action == query.ActionDebug && s.FixWeights != (graph.Weights{}) {
+		return s.FixWeights
+	}
+	return s.Weights
 }
 
 func weights(set func(w *graph.Weights)) graph.Weights {
@@ -39,23 +52,39 @@ func both(w *graph.Weights, k graph.Kind, fwd, back float64) {
 // Focused follows the named symbols to what they call, what calls them,
 // the types they use and belong to, the interfaces they implement and the
 // implementations of interfaces they name, and their tests — shallow.
+//
+// For a fix it reads around the function as an engineer does: what it
+// calls and the types it uses first (a step forward along calls 0.8,
+// references 0.7), then its tests (tested by 0.7, which the demotion of
+// tests in a fix brings to 0.56), then its callers (called by 0.5,
+// referenced by 0.45): a caller shows how the function is used, but a fix
+// is more often in the function and what it relies on. Other tasks weigh
+// callers and tests higher (called by 0.7, tested by 0.8): adding a field
+// or a parameter changes the code that uses it.
 var Focused = Strategy{
 	Name:             "focused",
 	Doc:              "the named symbols, their callees, callers, types, implementations and tests (shallow)",
 	Depth:            2,
 	LexicalSeeds:     5,
 	LexicalSeedScale: 0.5,
-	Weights: weights(func(w *graph.Weights) {
-		both(w, graph.Calls, 0.8, 0.7)
+	Weights:          focusedWeights(0.7, 0.8),
+	FixWeights:       focusedWeights(0.5, 0.7),
+}
+
+// focusedWeights are Focused's weights with the given weights of a step
+// to a caller and to a test.
+func focusedWeights(calledBy, testedBy float64) graph.Weights {
+	return weights(func(w *graph.Weights) {
+		both(w, graph.Calls, 0.8, calledBy)
 		both(w, graph.References, 0.7, 0.45)
 		both(w, graph.MethodOf, 0.7, 0.5)
 		both(w, graph.Implements, 0.7, 0.7)
 		both(w, graph.Embeds, 0.6, 0.4)
-		both(w, graph.Tests, 0.5, 0.8)
+		both(w, graph.Tests, 0.5, testedBy)
 		both(w, graph.Field, 0.4, 0.6)
 		both(w, graph.Macro, 0.5, 0.3)
 		both(w, graph.Contains, 0.5, 0)
-	}),
+	})
 }
 
 // Broad takes every symbol matching the query's concepts and one hop

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -202,6 +203,12 @@ func (ix *Index) ScorePlain(text string) []float64 {
 		}
 	}
 	return out
+}
+
+// Clone returns a copy of l whose slices can be changed without changing
+// l's (the lists of matched terms are shared, not their containing slice).
+func (l *Lexical) Clone() *Lexical {
+	return &Lexical{Sym: slices.Clone(l.Sym), File: slices.Clone(l.File), Path: slices.Clone(l.Path), Matched: slices.Clone(l.Matched)}
 }
 
 // Score computes the lexical evidence of the terms. Term weights multiply

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -185,6 +186,102 @@ func TestGoldenRanking(t *testing.T) {
 			}
 			checkGolden(t, tt.golden, rankingText(out))
 		})
+	}
+}
+
+// TestFixOrder holds the engineering order of a focused fix under every
+// ranker: for "fix X", X's own file first, then what X calls and the types
+// and traits it uses, then its tests, then its callers, with the entry
+// point last. The golden files record the default ranker's whole ranking;
+// this test fails whichever ranker breaks the order.
+func TestFixOrder(t *testing.T) {
+	tests := []struct {
+		repo, query string
+		// order: every file of a group ranks above every file of the
+		// later groups; the files of last (entry points) rank below all
+		// of them, or not at all.
+		order [][]string
+		last  []string
+	}{
+		{
+			repo: "gosvc", query: "fix UserService.find_by_email",
+			order: [][]string{
+				{"internal/service/user.go"},
+				// What FindByEmail calls and the types it uses:
+				// NormalizeEmail, ValidateEmail and User; the repository
+				// interface; the service's errors.
+				{"internal/models/user.go", "internal/repository/repository.go", "internal/service/errors.go"},
+				{"internal/service/user_test.go"}, // its tests
+				{"internal/httpapi/handlers.go"},  // its caller
+			},
+			last: []string{"cmd/usersvc/main.go"},
+		},
+		{
+			repo: "rustsvc", query: "fix UserService::find_by_email",
+			order: [][]string{
+				{"src/service.rs"},
+				// What find_by_email calls and the types and traits it
+				// uses: normalize_email, the Store trait, User.
+				{"src/util.rs", "src/store/mod.rs", "src/models.rs"},
+				{"tests/service_test.rs"}, // its tests
+			},
+			last: []string{"src/main.rs"}, // its caller, and the entry point
+		},
+	}
+	rankers := []string{expand.RankerHand}
+	if m, err := ShippedModel(); err != nil {
+		t.Fatal(err)
+	} else if m != nil {
+		rankers = append(rankers, expand.RankerLearned)
+	}
+	for _, ranker := range rankers {
+		for _, tt := range tests {
+			t.Run(ranker+"/"+tt.repo, func(t *testing.T) {
+				s := session(t, tt.repo)
+				out, err := s.Query(context.Background(), Request{Query: tt.query, Budget: 16000, MaxFiles: 30, Format: "markdown", Ranker: ranker})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.Result.Ranker != ranker {
+					t.Fatalf("ranked by %q, want %q", out.Result.Ranker, ranker)
+				}
+				checkOrder(t, out, tt.order, tt.last)
+			})
+		}
+	}
+}
+
+// checkOrder checks that each group of files ranks above every later
+// group, and the files of last below all of them (or not at all).
+func checkOrder(t *testing.T, o *Output, order [][]string, last []string) {
+	t.Helper()
+	var prev []string
+	prevWorst, allWorst := 0, 0
+	for _, group := range order {
+		best, worst := 0, 0
+		for _, p := range group {
+			r := rankOf(o, p)
+			if r == 0 {
+				t.Errorf("%s is not ranked", p)
+				continue
+			}
+			if best == 0 || r < best {
+				best = r
+			}
+			worst = max(worst, r)
+		}
+		if best != 0 && best < prevWorst {
+			t.Errorf("%v (best rank %d) rank above %v (worst rank %d)", group, best, prev, prevWorst)
+		}
+		if worst > 0 {
+			prev, prevWorst = group, worst
+			allWorst = max(allWorst, worst)
+		}
+	}
+	for _, p := range last {
+		if r := rankOf(o, p); r != 0 && r < allWorst {
+			t.Errorf("%s ranks %d, above a file of %v (down to rank %d)", p, r, order, allWorst)
+		}
 	}
 }
 

@@ -23,8 +23,8 @@ import (
 // comes from their committed index.scip files (made by scip-typescript and
 // scip-python; analyze/scip's TestIndexersReproduceFixtures regenerates and
 // compares them). These tests hold the product's promises on them: a
-// focused query ranks the method's own file first and its callees and
-// tests next, every strategy expands, and the bundle respects its budget
+// focused query ranks the method's own file first, its callees next, then
+// its tests, then its callers; every strategy expands, and the bundle respects its budget
 // with symbol-level spans and skeletons.
 
 func TestGoldenRankingSCIP(t *testing.T) {
@@ -37,12 +37,14 @@ func TestGoldenRankingSCIP(t *testing.T) {
 		{
 			repo: "tssvc", query: "fix UserService.findByEmail", golden: "tssvc_find_by_email.txt",
 			first: "src/service/user.ts",
+			// The engineering order of a fix: its callees and types, then
+			// its tests, then its callers.
 			within: map[string]int{
-				"src/util/email.ts":            6, // normalizeEmail and isValidEmail, its callees
-				"src/repository/repository.ts": 6, // UserRepository.getByEmail, its callee
-				"src/models/user.ts":           6, // the errors it throws and the type it returns
-				"test/user.test.ts":            4, // its tests
-				"src/http/handlers.ts":         4, // its caller
+				"src/util/email.ts":            4, // normalizeEmail and isValidEmail, its callees
+				"src/repository/repository.ts": 4, // UserRepository.getByEmail, its callee
+				"src/models/user.ts":           4, // the errors it throws and the type it returns
+				"test/user.test.ts":            5, // its tests
+				"src/http/handlers.ts":         7, // its caller
 			},
 			reasons: map[string]string{
 				"src/util/email.ts":        "calls (scip) → normalizeEmail",
@@ -54,11 +56,11 @@ func TestGoldenRankingSCIP(t *testing.T) {
 			repo: "pysvc", query: "fix UserService.find_by_email", golden: "pysvc_find_by_email.txt",
 			first: "pysvc/service.py",
 			within: map[string]int{
-				"pysvc/util.py":         6, // normalize_email and is_valid_email, its callees
-				"pysvc/repository.py":   6, // UserRepository.get_by_email, its callee
-				"pysvc/models.py":       6, // the errors it raises and the type it returns
-				"tests/test_service.py": 4, // its tests
-				"pysvc/api.py":          4, // its caller
+				"pysvc/util.py":         4, // normalize_email and is_valid_email, its callees
+				"pysvc/repository.py":   4, // UserRepository.get_by_email, its callee
+				"pysvc/models.py":       4, // the errors it raises and the type it returns
+				"tests/test_service.py": 5, // its tests
+				"pysvc/api.py":          6, // its caller
 			},
 			reasons: map[string]string{
 				"pysvc/util.py":         "calls (scip) → normalize_email",
