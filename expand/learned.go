@@ -20,6 +20,14 @@ const (
 	RankerLearned = "learned"
 	// RankerHand is rank.Combine's hand-weighted sum.
 	RankerHand = "hand"
+	// DefaultRanker is the ranker of a request that names none. The
+	// learned model ranks the files a fix changes better than the
+	// hand-weighted sum (benchmarks/learn/cv.md, benchmarks/ranking.md),
+	// but it does not keep the engineering order of a focused fix (the
+	// named symbol's file, what it calls and uses, its tests, its
+	// callers, the entry point last): it puts callers and tests above
+	// the code the symbol calls. Until it does, it is asked for by name.
+	DefaultRanker = RankerHand
 )
 
 // minContrib is the least contribution (in margin units) a feature needs

@@ -70,8 +70,19 @@ TREE_ROUNDS = 300
 LINEAR_NEGATIVES = 60
 LINEAR_C = 0.1
 
+# Relevance grades. The benchmark scores the source files a fix changed
+# (gold); the test files it changed are not scored, but they are part of
+# what the change touches, and a bundle for a fix wants them above code
+# the fix never went near. Training only on gold would teach the model
+# that tests never change and put the seed's own tests after its callers.
+# So LambdaMART sees graded relevance: gold above changed tests above the
+# rest (gains 2^g - 1: 3, 1, 0); the linear model's pairs and the
+# calibration count both as changed. Metrics count gold only.
+GOLD = 2
+TEST = 1
 
-def load(dumps, exclude, allowed):
+
+def load(dumps, exclude, allowed, tests):
     recs = []
     names = None
     for root, _, files in sorted((r, d, f) for d_ in dumps for r, d, f in os.walk(d_)):
@@ -86,7 +97,7 @@ def load(dumps, exclude, allowed):
                 names = r["features"]
             elif r["features"] != names:
                 sys.exit(f"{f}: features differ from the other dumps; dump again with one build")
-            cands = r["candidates"]
+            cands = r["candidates"] or []  # null: no candidates (nothing indexed)
             if not cands:
                 X = np.zeros((0, len(names)), dtype=np.float32)
             else:
@@ -94,7 +105,8 @@ def load(dumps, exclude, allowed):
             recs.append({
                 "id": r["id"], "repo": r["repo"], "lang": r["lang"],
                 "X": X,
-                "y": np.array([c["label"] for c in cands], dtype=np.float32),
+                "y": np.array([GOLD if c["label"] else TEST if c["path"] in tests.get(r["id"], ()) else 0
+                               for c in cands], dtype=np.float32),
                 "scored": np.array([c["scored"] for c in cands], dtype=bool),
                 "paths": [c["path"] for c in cands],
                 "ngold": len(r["gold_files"]),
@@ -110,7 +122,7 @@ def order(scores, paths):
 
 def metrics(rec, scores):
     idx = [i for i in order(scores, rec["paths"]) if rec["scored"][i]]
-    ys = [rec["y"][i] for i in idx]
+    ys = [1 if rec["y"][i] == GOLD else 0 for i in idx]
     out = {}
     first = next((k for k, y in enumerate(ys) if y > 0), None)
     out["mrr"] = 0.0 if first is None else 1.0 / (first + 1)
@@ -130,7 +142,7 @@ def mean_metrics(rows):
 
 
 def trainable(recs):
-    return [r for r in recs if len(r["y"]) > 0 and r["y"].max() > 0]
+    return [r for r in recs if len(r["y"]) > 0 and r["y"].max() == GOLD]
 
 
 def fit_trees(recs, names, rounds=TREE_ROUNDS):
@@ -235,7 +247,7 @@ def tree_file(booster, names):
         t = {"f": [], "t": [], "l": [], "r": [], "v": []}
         for n in nodes:
             v, _ = mean_value(n)
-            t["v"].append(round(v, 7))
+            t["v"].append(float(f"{v:.6g}"))
             if "leaf" in n:
                 t["f"].append(-1)
                 t["t"].append(0)
@@ -244,8 +256,9 @@ def tree_file(booster, names):
                 continue
             split = n["split"]
             t["f"].append(names.index(split))
-            # Thresholds are 32-bit floats: written exactly.
-            t["t"].append(float(np.float32(n["split_condition"])))
+            # Thresholds are 32-bit floats: written as the shortest text
+            # that reads back as the same 32-bit float.
+            t["t"].append(float(str(np.float32(n["split_condition"]))))
             t["l"].append(index[n["yes"]])
             t["r"].append(index[n["no"]])
         trees.append(t)
@@ -277,7 +290,7 @@ def cv(names, recs, choose):
             }
             for name in ("trees", "linear"):
                 oof[name][0].extend(scores[name].tolist())
-                oof[name][1].extend(r["y"].tolist())
+                oof[name][1].extend((r["y"] > 0).astype(int).tolist())
             for name, s in scores.items():
                 m = metrics(r, s)
                 for lang in ("all", r["lang"]):
@@ -303,7 +316,9 @@ def report(rows, per_fold, recs, assign, out):
                  "of a fold); every commit is scored once, by the models trained without its "
                  "repository. Only the files the benchmark scores are ranked; gold files that are "
                  "not candidates count as misses. `hand` is the hand-weighted ranker's order and "
-                 "`bm25` the baseline's, on the same candidates.\n")
+                 "`bm25` the baseline's, on the same candidates. Training grades relevance: "
+                 "gold source files above the test files the fix changed above the rest; the "
+                 "metrics count gold files only.\n")
     for l in langs:
         lines.append(f"\n### {l.capitalize() if l != 'all' else 'All'} (N={n[l]}, {repos[l]} repositories)\n")
         lines.append("| ranker | hit@1 | hit@3 | hit@5 | hit@10 | rec@5 | all@5 | MRR |")
@@ -342,16 +357,24 @@ def main():
     ap.add_argument("--out", help="write the chosen model here (rank/learn/default.json)")
     ap.add_argument("--report", help="write the cross-validation tables here")
     ap.add_argument("--choose", choices=("best", "trees", "linear"), default="best")
+    ap.add_argument("--no-test-grade", action="store_true",
+                    help="train on gold files only (changed test files count as unchanged)")
     ap.add_argument("--no-cv", action="store_true", help="skip cross-validation (calibration then uses training margins)")
     args = ap.parse_args()
 
     allowed = None
+    tests = {}  # instance id -> the test files its fix changed
     if args.dataset:
         allowed = set()
         for d in args.dataset:
             with open(d) as fh:
-                allowed |= {json.loads(l)["id"] for l in fh if l.strip()}
-    names, recs = load(args.dumps, set(args.exclude_repo), allowed)
+                for l in fh:
+                    if l.strip():
+                        inst = json.loads(l)
+                        allowed.add(inst["id"])
+                        if not args.no_test_grade:
+                            tests[inst["id"]] = set(inst.get("test_files") or [])
+    names, recs = load(args.dumps, set(args.exclude_repo), allowed, tests)
     if not recs:
         sys.exit("no dumps found")
     print(f"{len(recs)} commits from {len({r['repo'] for r in recs})} repositories, "
@@ -373,6 +396,7 @@ def main():
     meta = {
         "trained_on": f"{len(recs)} commits of {len({r['repo'] for r in recs})} repositories",
         "chosen_by": "cross-validation by repository" if not args.no_cv else "given",
+        "relevance": "gold source files 2, changed test files 1, the rest 0" if tests else "gold source files 1, the rest 0",
     }
     importance = []
     if kind == "trees":
@@ -402,7 +426,7 @@ def main():
         m, y = [], []
         for r in recs:
             m.extend(fit_margins(r).tolist())
-            y.extend(r["y"].tolist())
+            y.extend((r["y"] > 0).astype(int).tolist())
         a, b = platt(m, y)
         meta["calibration"] = "Platt scaling of training margins"
     model["calib_a"], model["calib_b"] = round(a, 7), round(b, 7)

@@ -42,9 +42,10 @@ func newBenchCmd(io *IO) *cobra.Command {
 commit, gold files) on a checkout of its base commit with no future history, and
 scores the rankers on the same instances: hit@k, rec@k, all@k for k = 1, 3, 5, 10,
 MRR, and inc@B (gold files whose content is in a bundle of B tokens). Rankers:
-bm25 (the baseline), ctxexpand (auto strategy, the default learned ranker,
-loading each checkout cold), ctxexpand-hand (auto strategy, the hand-weighted
-ranker) and ctxexpand-<strategy> for each strategy forced.
+bm25 (the baseline), ctxexpand (auto strategy, the default ranker, loading each
+checkout cold), ctxexpand-learned and ctxexpand-hand (auto strategy, the learned
+and the hand-weighted ranker; the default run has the one that is not the
+default) and ctxexpand-<strategy> for each strategy forced.
 
 --dump-features DIR writes, per instance, every candidate file's features and
 whether the fix changed it (training data for the learned ranker; see
@@ -81,11 +82,16 @@ checkouts are cached in --work and reused across runs.`,
 func (o *benchOptions) rankers() ([]eval.Ranker, error) {
 	shared := pipeline.NewSessionCache(max(2, o.Jobs*2))
 	all := map[string]eval.Ranker{
-		"bm25":           eval.NewBM25(),
-		"ctxexpand":      &pipeline.Ranker{Label: "ctxexpand", Strategy: "auto"},
-		"ctxexpand-hand": &pipeline.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Sessions: shared},
+		"bm25":              eval.NewBM25(),
+		"ctxexpand":         &pipeline.Ranker{Label: "ctxexpand", Strategy: "auto"},
+		"ctxexpand-hand":    &pipeline.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Sessions: shared},
+		"ctxexpand-learned": &pipeline.Ranker{Label: "ctxexpand-learned", Strategy: "auto", Ranker: expand.RankerLearned, Sessions: shared},
 	}
-	order := []string{"bm25", "ctxexpand", "ctxexpand-hand"}
+	other := "ctxexpand-learned" // the ranker that is not the default
+	if expand.DefaultRanker == expand.RankerLearned {
+		other = "ctxexpand-hand"
+	}
+	order := []string{"bm25", "ctxexpand", other}
 	for _, n := range expand.Names() {
 		name := "ctxexpand-" + n
 		all[name] = &pipeline.Ranker{Label: name, Strategy: n, Sessions: shared}

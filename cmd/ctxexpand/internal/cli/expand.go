@@ -52,7 +52,7 @@ type expandOptions struct {
 	// import off, index.scip at the root included.
 	SCIP   []string
 	NoSCIP bool
-	// Ranker is "learned" (the shipped model) or "hand".
+	// Ranker is "learned" (the shipped model) or "hand" (the default).
 	Ranker string
 	// NoServer answers locally even when a server runs for the root
 	// (viaserver.go).
@@ -91,7 +91,7 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	o.changed = f.Changed
 	registerCompletions(cmd, map[string][]string{"format": bundleFormats, "tokenizer": tokenizers, "truncation": truncations, "planner": planners, "ranker": {expand.RankerLearned, expand.RankerHand}})
 	f.BoolVar(&o.NoHistory, "no-history", false, "rank without the version-control prior (how recently files changed)")
-	f.StringVar(&o.Ranker, "ranker", expand.RankerLearned, "file ranking: learned (a model trained on real fixes) or hand (weights set by hand; configured weights apply to it)")
+	f.StringVar(&o.Ranker, "ranker", expand.DefaultRanker, "file ranking: hand (weights set by hand; configured weights apply to it) or learned (a model trained on real fixes: better at finding the files a fix changes, but it does not keep a focused fix's engineering order)")
 	f.StringVar(&o.Backend, "backend", o.Backend, "analysis: builtin, or lsp (a language server; falls back to builtin if it fails)")
 	f.StringVar(&o.LSPCmd, "lsp-cmd", "", `language server command for --backend lsp (default "gopls" for Go, "rust-analyzer" for Rust)`)
 	f.StringArrayVar(&o.SCIP, "scip", nil, "SCIP index to read (repeatable; index.scip at the root is read when present): its exact edges replace by-name ones, and it brings in TypeScript, JavaScript and Python")

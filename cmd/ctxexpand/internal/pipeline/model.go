@@ -31,10 +31,14 @@ func ShippedModel() (*learn.Bound, error) {
 }
 
 // rankingModel is the model a request's ranker asks for: nil for the
-// hand-weighted ranker (or when no model ships).
+// hand-weighted ranker (or when no model ships). An empty ranker is
+// expand.DefaultRanker.
 func rankingModel(ranker string) (*learn.Bound, error) {
+	if ranker == "" {
+		ranker = expand.DefaultRanker
+	}
 	switch ranker {
-	case "", expand.RankerLearned:
+	case expand.RankerLearned:
 		m, err := ShippedModel()
 		if err != nil {
 			return nil, fmt.Errorf("the shipped ranking model cannot be used (rebuild ctxexpand, or pass --ranker hand): %w", err)

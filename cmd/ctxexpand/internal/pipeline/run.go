@@ -55,8 +55,8 @@ type Request struct {
 	// Weights of the hand-weighted ranking; the zero value means
 	// rank.DefaultWeights.
 	Weights rank.Weights
-	// Ranker is expand.RankerLearned (the default when empty: the shipped
-	// model, see model.go) or expand.RankerHand.
+	// Ranker is expand.RankerLearned (the shipped model, see model.go) or
+	// expand.RankerHand; empty means expand.DefaultRanker.
 	Ranker string
 	// Features asks for the candidates' feature vectors in
 	// Output.Result.Candidates (training data).
