@@ -18,6 +18,7 @@ const (
 	strengthFrame    = 1.0
 	strengthPath     = 0.9
 	strengthDirFile  = 0.45
+	strengthTestedBy = 0.9 // of a named test file's strength, for the file it tests
 	strengthArea     = 0.35
 	strengthEntry    = 0.8
 	maxEntityMatches = 12
@@ -115,10 +116,13 @@ func (sb *seedBuilder) entities(plan *query.Plan, res *Result) {
 		// Only an @Symbol reference pins its symbols first in the bundle;
 		// a back-ticked name is a seed like any named one.
 		kind := rank.EvSeed
+		// A name a long report mentions in passing seeds less than its
+		// title's: its salience scales its seeds (and so what the walk
+		// reaches from them).
+		scale := ent.Weight()
 		if pinned[ent.Raw] {
-			kind = rank.EvExplicit
+			kind, scale = rank.EvExplicit, 1
 		}
-		scale := 1.0
 		for i, m := range r.Matches {
 			if i == maxEntityMatches {
 				res.Warnings = append(res.Warnings, fmt.Sprintf("%s matches %d symbols; the first %d were used", ent.Raw, len(r.Matches), maxEntityMatches))
@@ -134,32 +138,46 @@ func (sb *seedBuilder) entities(plan *query.Plan, res *Result) {
 }
 
 // frames seeds the symbols at the lines of a pasted stack trace, the
-// innermost frame strongest.
+// innermost frame in the repository strongest: the runtime's and the
+// dependencies' frames above it (a mutex's, a test runner's) seed nothing
+// and do not count.
 func (sb *seedBuilder) frames(plan *query.Plan) {
+	n := 0 // frames that found their place in the repository
 	for i, fr := range plan.Frames {
 		if i == maxFrames {
 			break
 		}
-		score := strengthFrame * pow(0.85, i)
-		if fid, ok := sb.findFile(fr.Path); ok && fr.Line > 0 {
-			if s, ok := sb.symbolAt(fid, fr.Line); ok {
-				sb.symSeed(s, score, rank.EvSeed, "frame", fmt.Sprintf("seed %s (stack frame %s:%d)", sb.e.Graph.Label(sb.e.Graph.SymNode(s)), sb.e.Facts.Files[fid].Path, fr.Line))
-			} else {
-				sb.fileSeed(fid, score, rank.EvSeed, "frame", fmt.Sprintf("stack frame %s:%d", sb.e.Facts.Files[fid].Path, fr.Line), true)
-			}
-			continue
+		score := strengthFrame * pow(0.85, n)
+		seeded := len(sb.seeds)
+		sb.frame(fr, score)
+		if len(sb.seeds) > seeded {
+			n++
 		}
-		if fr.Func == "" {
-			continue
+	}
+}
+
+// frame seeds one frame: the symbol at its line, or its file, or the
+// symbols its function's name resolves to.
+func (sb *seedBuilder) frame(fr query.Frame, score float64) {
+	if fid, ok := sb.findFile(fr.Path); ok && fr.Line > 0 {
+		if s, ok := sb.symbolAt(fid, fr.Line); ok {
+			sb.symSeed(s, score, rank.EvSeed, "frame", fmt.Sprintf("seed %s (stack frame %s:%d)", sb.e.Graph.Label(sb.e.Graph.SymNode(s)), sb.e.Facts.Files[fid].Path, fr.Line))
+		} else {
+			sb.fileSeed(fid, score, rank.EvSeed, "frame", fmt.Sprintf("stack frame %s:%d", sb.e.Facts.Files[fid].Path, fr.Line), true)
 		}
-		ent := frameEntity(fr.Func)
-		r := sb.e.Names.Resolve(ent)
-		for j, m := range r.Matches {
-			if j == 3 {
-				break
-			}
-			sb.symSeed(m.Sym, score*m.Strength, rank.EvSeed, "frame", fmt.Sprintf("seed %s (stack frame %s)", sb.e.Graph.Label(sb.e.Graph.SymNode(m.Sym)), fr.Func))
+		return
+	}
+	if fr.Func == "" || fr.External {
+		// A runtime or dependency frame that is not a file of the
+		// repository: its name would only find namesakes.
+		return
+	}
+	r := sb.e.Names.Resolve(frameEntity(fr.Func))
+	for j, m := range r.Matches {
+		if j == 3 {
+			break
 		}
+		sb.symSeed(m.Sym, score*m.Strength, rank.EvSeed, "frame", fmt.Sprintf("seed %s (stack frame %s)", sb.e.Graph.Label(sb.e.Graph.SymNode(m.Sym)), fr.Func))
 	}
 }
 
@@ -202,6 +220,13 @@ func (sb *seedBuilder) pathSeed(p string, score float64, why string) {
 	p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
 	if fid, ok := sb.findFile(p); ok {
 		sb.fileSeed(fid, score, rank.EvSeed, "path", fmt.Sprintf("%s (%s)", sb.e.Facts.Files[fid].Path, why), true)
+		// A Go test file named in a report (a failing test's output)
+		// points at the code it tests: x_test.go at x.go.
+		if tp := sb.e.Facts.Files[fid].Path; strings.HasSuffix(tp, "_test.go") {
+			if sib, ok := sb.e.Facts.FileByPath(strings.TrimSuffix(tp, "_test.go") + ".go"); ok {
+				sb.fileSeed(sib, score*strengthTestedBy, rank.EvSeed, "path", fmt.Sprintf("%s (tested by %s, %s)", sb.e.Facts.Files[sib].Path, path.Base(tp), why), true)
+			}
+		}
 		return
 	}
 	files := sb.filesInDir(p)

@@ -11,6 +11,7 @@ const (
 	// with a warning.
 	MaxQueryBytes = 64 << 10
 	maxTerms      = 96
+	maxCollect    = 1024 // terms gathered before the heaviest maxTerms are kept
 	maxEntities   = 32
 	maxPaths      = 32
 	maxErrors     = 16
@@ -36,6 +37,13 @@ const (
 // any text, even empty or binary, gives a usable plan, with anything odd
 // said in Plan.Warnings.
 func Analyze(text string) *Plan {
+	return AnalyzeWith(text, DefaultTextWeights)
+}
+
+// AnalyzeWith is Analyze with the given weights for issue-shaped text
+// (the zero value means DefaultTextWeights).
+func AnalyzeWith(text string, tw TextWeights) *Plan {
+	tw = tw.orDefault()
 	p := &Plan{Text: text, Planner: "heuristic"}
 	work := text
 	if len(work) > MaxQueryBytes {
@@ -55,7 +63,7 @@ func Analyze(text string) *Plan {
 		p.Warnings = append(p.Warnings, err.Error())
 	}
 
-	b := newBuilder(p)
+	b := newBuilder(p, tw)
 	tr := parseTraces(clean)
 	prose := clean
 	area := parseAreaPrefix(clean)
@@ -73,10 +81,13 @@ func Analyze(text string) *Plan {
 	for _, e := range tr.errors {
 		b.addError(e)
 	}
-	b.addErrorsFrom(prose)
-	b.scanProse(prose)
+	prose = b.readBlocks(clean, prose, tw)
 	b.addFrames(tr.frames)
-	b.addSynonyms()
+	if !b.multi || len(p.Terms) <= tw.SynonymTerms {
+		b.addSynonyms()
+	}
+	b.finishTerms(tw)
+	b.finishEntities(tw)
 
 	p.Keywords = make([]string, len(p.Terms))
 	for i, t := range p.Terms {
@@ -95,7 +106,9 @@ func (b *builder) scanProse(prose string) {
 			i++
 			continue
 		}
-		if c == '`' {
+		if c == '`' && b.block != blockOutput {
+			// (In output, back-ticks quote what a program was given,
+			// not names the user insists on.)
 			if end := strings.IndexAny(prose[i+1:], "`\n"); end >= 0 && prose[i+1+end] == '`' {
 				b.addCode(prose[i+1 : i+1+end])
 				i += end + 2
@@ -106,7 +119,7 @@ func (b *builder) scanProse(prose string) {
 		for j < len(prose) && !isBlank(prose[j]) && prose[j] != '`' {
 			j++
 		}
-		if j == i { // a lone back-tick
+		if j == i { // a back-tick: lone, or in output
 			i++
 			continue
 		}
@@ -169,6 +182,7 @@ func (b *builder) addCode(code string) {
 // user's own code entities; the innermost gives the heaviest terms.
 func (b *builder) addFrames(frames []Frame) {
 	b.p.Frames = frames
+	b.full = true // a frame is as salient as a title
 	n := 0
 	for _, f := range frames {
 		if f.External {

@@ -13,46 +13,87 @@ import (
 // builder accumulates a plan's terms, entities, paths and errors,
 // deduplicating as it goes.
 type builder struct {
-	p        *Plan
-	termIdx  map[string]int
-	entities map[string]bool
-	paths    map[string]bool
-	errs     map[string]bool
+	p         *Plan
+	tw        TextWeights
+	termIdx   map[string]int
+	entityIdx map[string]int
+	paths     map[string]bool
+	errs      map[string]bool
+	// mass is, per term, the sum of the block factors of its
+	// occurrences: how much the text dwells on it (see finishTerms).
+	mass map[string]float64
+	// factor scales the weight of what the current block adds (1 for
+	// prose); noWords keeps a block's plain words out (headings) and
+	// noEntities its names out of the entities (foreign code).
+	factor     float64
+	noWords    bool
+	noEntities bool
+	block      blockKind // the kind of the block being read
+	// full marks what is read where names are fully salient: a one-line
+	// task, a report's title, @references and stack frames.
+	full  bool
+	multi bool // the text has several lines (finishEntities)
+	// mentions are, per entity (by index), where and how often the text
+	// names it (see finishEntities).
+	mentions []mention
 }
 
-func newBuilder(p *Plan) *builder {
-	return &builder{p: p, termIdx: map[string]int{}, entities: map[string]bool{}, paths: map[string]bool{}, errs: map[string]bool{}}
+// mention is what the builder knows of an entity's mentions.
+type mention struct {
+	place float64 // the best place it was named in: 1 title, else the block's weight
+	count float64 // how often, each mention weighed by its block's factor
+	plain bool    // a plain word (no code style, no qualifier, no call)
 }
 
-// addTerm records a term; a repeated term keeps its first position and the
-// larger weight (with that weight's kind).
+func (b *builder) inOutput() bool { return b.block == blockOutput }
+
+func newBuilder(p *Plan, tw TextWeights) *builder {
+	return &builder{p: p, tw: tw, termIdx: map[string]int{}, entityIdx: map[string]int{}, paths: map[string]bool{},
+		errs: map[string]bool{}, mass: map[string]float64{}, factor: 1, full: true}
+}
+
+// addTerm records a term, its weight scaled by the current block's
+// factor; a repeated term keeps its first position and the larger weight
+// (with that weight's kind), and adds to the term's mass.
 func (b *builder) addTerm(text string, kind TermKind, w float64) {
 	if text == "" || len(text) > maxTermLen {
 		return
 	}
+	w *= b.factor
+	if w <= 0 {
+		return
+	}
 	if i, ok := b.termIdx[text]; ok {
+		b.mass[text] += b.factor
 		if t := &b.p.Terms[i]; w > t.Weight {
 			t.Weight, t.Kind = w, kind
 		}
 		return
 	}
-	if len(b.p.Terms) >= maxTerms {
+	if len(b.p.Terms) >= maxCollect {
 		return
 	}
+	b.mass[text] += b.factor
 	b.termIdx[text] = len(b.p.Terms)
 	b.p.Terms = append(b.p.Terms, Term{Text: text, Weight: w, Kind: kind})
 }
 
 // addWord adds one prose word unless it is a stop word or noise.
 func (b *builder) addWord(w string) {
+	if b.noWords {
+		return
+	}
 	w = strings.ToLower(w)
 	if len(w) < 2 || IsStopWord(w) {
 		return
 	}
 	if isNumber(w) {
-		if len(w) >= 3 && len(w) <= 6 { // status codes, ports, error numbers
+		if len(w) >= 3 && len(w) <= 6 && !b.inOutput() { // status codes, ports, error numbers
 			b.addTerm(w, TermWord, weightNumber)
 		}
+		return
+	}
+	if noiseWord(w) {
 		return
 	}
 	b.addTerm(NormTerm(w), TermWord, weightWord)
@@ -76,6 +117,9 @@ func (b *builder) addWords(text string) {
 // addIdentTerms adds an identifier whole (NormName, not stemmed: it is
 // matched against the NormName of symbol names) and its stemmed parts.
 func (b *builder) addIdentTerms(id string, w float64) {
+	if noiseWord(strings.ToLower(id)) {
+		return
+	}
 	if !functionWords[strings.ToLower(id)] {
 		if n := analyze.NormName(id); len(n) >= 2 {
 			b.addTerm(n, TermIdent, w)
@@ -90,13 +134,40 @@ func (b *builder) addIdentTerms(id string, w float64) {
 
 // addEntity records an entity once per (kind, raw).
 func (b *builder) addEntity(e Entity) bool {
-	key := string(rune('0'+e.Kind)) + e.Raw
-	if e.Raw == "" || b.entities[key] || len(b.p.Entities) >= maxEntities {
+	if b.noEntities {
 		return false
 	}
-	b.entities[key] = true
+	key := string(rune('0'+e.Kind)) + e.Raw
+	if e.Raw == "" {
+		return false
+	}
+	place := b.place()
+	if i, ok := b.entityIdx[key]; ok {
+		m := &b.mentions[i]
+		m.place = max(m.place, place)
+		m.count += b.factor
+		return false
+	}
+	if len(b.p.Entities) >= maxEntities {
+		return false
+	}
+	b.entityIdx[key] = len(b.p.Entities)
 	b.p.Entities = append(b.p.Entities, e)
+	plain := e.Kind == EntitySymbol && len(e.Parts) == 1 && !codeStyle(e.Parts[0]) && !strings.ContainsAny(e.Raw, "().:")
+	b.mentions = append(b.mentions, mention{place: place, count: b.factor, plain: plain})
 	return true
+}
+
+// place is the salience of a name in the block being read (see
+// TextWeights): 1 in the title, else by the kind of block.
+func (b *builder) place() float64 {
+	switch {
+	case b.full:
+		return 1
+	case b.block == blockProse, b.block == blockHeading:
+		return b.tw.EntityProse
+	}
+	return b.tw.EntityCode
 }
 
 func (b *builder) addSymbol(raw string, parts []string, explicit bool) {
@@ -114,7 +185,7 @@ func (b *builder) addSymbol(raw string, parts []string, explicit bool) {
 // terms; file refs give terms but are not Paths.
 func (b *builder) addPath(p string, mention bool) {
 	clean := strings.TrimPrefix(p, "./")
-	if mention {
+	if mention && !b.noEntities {
 		if !b.paths[clean] && len(b.p.Paths) < maxPaths {
 			b.paths[clean] = true
 			b.p.Paths = append(b.p.Paths, clean)

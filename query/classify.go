@@ -111,9 +111,17 @@ var (
 
 // classify fills in the plan's action, scope, complexity, strategy, depth
 // and test preference from what the builder found.
+//
+// In a text of several lines (a bug report), the scope and the strategy
+// follow from its title line alone: the description's incidental "all",
+// "started" or "flow" say nothing about the task's reach.
 func classify(p *Plan, prose string, area areaPrefix) {
 	body := prose[area.end:]
 	p.Action = detectAction(p, body, area)
+	gist := body
+	if i := strings.IndexByte(body, '\n'); i >= 0 && strings.TrimSpace(body[i:]) != "" {
+		gist = body[:i]
+	}
 
 	hasFocus := false
 	for _, e := range p.Entities {
@@ -126,13 +134,13 @@ func classify(p *Plan, prose string, area areaPrefix) {
 			hasFocus = true
 		}
 	}
-	cross := crossRe.MatchString(body)
+	cross := crossRe.MatchString(gist)
 	switch {
 	case hasFocus && !cross:
 		p.Scope = ScopeFocused
 	case cross:
 		p.Scope = ScopeCodebase
-	case len(p.Areas) > 0 || len(p.Paths) > 0 || packageRe.MatchString(body):
+	case len(p.Areas) > 0 || len(p.Paths) > 0 || packageRe.MatchString(gist):
 		p.Scope = ScopeModule
 	case p.Action == ActionCreate:
 		p.Scope = ScopeCodebase
@@ -140,7 +148,7 @@ func classify(p *Plan, prose string, area areaPrefix) {
 		p.Scope = ScopeModule
 	}
 
-	p.Complexity = complexity(p, body, cross)
+	p.Complexity = complexity(p, gist, cross)
 
 	words := 0
 	for _, t := range p.Terms {
@@ -148,7 +156,7 @@ func classify(p *Plan, prose string, area areaPrefix) {
 			words++
 		}
 	}
-	entry := entryRe.MatchString(body)
+	entry := entryRe.MatchString(gist)
 	switch {
 	case entry && hasFocus:
 		p.Strategy = "focused+entrypoint"

@@ -23,6 +23,28 @@
 // (login → auth, session, token…). The action, scope, complexity,
 // strategy and depth follow from what was found.
 //
+// # Reports
+//
+// A text of several lines — a bug report, a pull request's description,
+// what an agent pastes — is cut into blocks first (segment.go): its title
+// line, prose, markdown headings, fenced and indented code (Go, Rust or a
+// diff; code of other languages, which is the program's input; terminal
+// output and logs) and version lists. Each block is read for what it
+// holds: the title and the prose as above; code for its names, line by
+// line, without the names every program uses; foreign code for its
+// identifiers only, weakly; output for its commands and error lines, the
+// rest weakly and without numbers; headings for names in code style only
+// (their words are a template's); version lists not at all. Commit
+// hashes, timestamps and durations give no terms anywhere, and "@" in
+// code or output is not a reference. The weights are [TextWeights],
+// fitted on benchmarks/data/issues-train.jsonl: how much each block
+// counts, how much repetition adds, the salience ([Entity.Salience]) of
+// names mentioned outside the title, which seeds use, and when synonyms
+// stop. When there are more terms than a plan keeps, the heaviest stay.
+// A report's scope and strategy follow from its title alone. A one-line
+// task is all title: the weights do not change it (only the filter of
+// hashes, timestamps and durations applies to it too).
+//
 // [Planner] is the interface a model-backed planner implements too
 // (query/ollama); [Heuristic] adapts Analyze to it.
 //

@@ -17,6 +17,8 @@ var fuzzSeeds = []string{
 	"`(*T).M` and (*T).M() and a::<b>::c! and @",
 	"@a.go#L99999999999999999999 @\"@search:'",
 	"\xff\xfe @\xff.go ``` ` `",
+	goReport,
+	rustReport,
 }
 
 func FuzzAnalyze(f *testing.F) {
@@ -50,7 +52,7 @@ func FuzzAnalyze(f *testing.F) {
 			t.Fatalf("%d keywords for %d terms", len(p.Keywords), len(p.Terms))
 		}
 		for _, e := range p.Entities {
-			if e.Raw == "" || e.Kind < EntitySymbol || e.Kind > EntityCode {
+			if e.Raw == "" || e.Kind < EntitySymbol || e.Kind > EntityCode || e.Salience < 0 || e.Salience > 1 {
 				t.Fatalf("bad entity %+v", e)
 			}
 		}
@@ -114,6 +116,34 @@ func FuzzStem(f *testing.F) {
 		}
 		if len(s) > len(w) || (len(w) <= 3 && s != w) || (len(w) > 3 && len(s) < 2) {
 			t.Fatalf("Stem(%q) = %q", w, s)
+		}
+	})
+}
+
+// FuzzSegment checks that segment cuts any text into ordered,
+// non-overlapping blocks within the text, of known kinds, and that the
+// lines it leaves out are only fence lines.
+func FuzzSegment(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Add("title\n\n## Summary\n\n```rust\nfn a() {}\n```\n\n    indented\n\n- OS: x\n2024-01-01T00:00:00Z INFO y\n~~~\nunclosed")
+	f.Add("```\n```\n```console\n$ x\n````\n```")
+	f.Fuzz(func(t *testing.T, text string) {
+		at := 0
+		for _, b := range segment(text) {
+			if b.start < at || b.end <= b.start || b.end > len(text) {
+				t.Fatalf("block %+v out of order or bounds (at %d, len %d)", b, at, len(text))
+			}
+			if b.kind > blockMeta {
+				t.Fatalf("bad kind %+v", b)
+			}
+			for _, ln := range strings.Split(text[at:b.start], "\n") {
+				if s := strings.TrimSpace(strings.TrimLeft(ln, " \t>")); s != "" && !strings.HasPrefix(s, "```") && !strings.HasPrefix(s, "~~~") {
+					t.Fatalf("line %q left out of every block", ln)
+				}
+			}
+			at = b.end
 		}
 	})
 }

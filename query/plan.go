@@ -58,6 +58,20 @@ type Entity struct {
 	// Explicit is true for @Symbol references and back-ticked names: the
 	// user insisted on this name.
 	Explicit bool
+	// Salience is how much the task rests on the entity, from 0 to 1: 1
+	// for a name in a one-line task or a report's title, less for one a
+	// long report mentions once in its description, its code or its
+	// output, and less again for a plain word in back-ticks there (a
+	// config key, a value). 0 means 1 (planners that do not weigh).
+	Salience float64
+}
+
+// Weight is the entity's salience, 1 when unset.
+func (e Entity) Weight() float64 {
+	if e.Salience <= 0 || e.Salience > 1 {
+		return 1
+	}
+	return e.Salience
 }
 
 // Name is the innermost part of the entity (the symbol's own name).

@@ -57,10 +57,29 @@ var fileExts = map[string]bool{
 // opening bracket or quote, so e-mail addresses are not references. Inside
 // quotes, a backslash escapes the quote character and itself; any other
 // backslash is kept, so "\d" reaches the regular expression intact.
+// Pasted code, logs and terminal output (fenced or indented blocks, log
+// lines) hold no references: "@dataclass" there is a decorator.
 func ParseRefs(text string) (refs []Ref, clean string, errs []error) {
 	var out strings.Builder
 	last := 0 // text[last:i] has not been copied to out yet
+	var code []block
+	if strings.IndexByte(text, '@') >= 0 {
+		for _, b := range segment(text) {
+			if b.kind != blockProse && b.kind != blockHeading {
+				code = append(code, b)
+			}
+		}
+	}
 	for i := 0; i < len(text); i++ {
+		if len(code) > 0 && i >= code[0].start {
+			if i < code[0].end {
+				i = code[0].end - 1
+				continue
+			}
+			code = code[1:]
+			i--
+			continue
+		}
 		if text[i] != '@' || !refBoundary(text, i) {
 			continue
 		}

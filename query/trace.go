@@ -172,7 +172,8 @@ func goExternal(fn, file string) bool {
 func parseRustTrace(text string, t *traces) {
 	for _, m := range rustPanicked.FindAllStringSubmatchIndex(text, -1) {
 		line, _ := strconv.Atoi(text[m[6]:m[7]])
-		t.frames = append(t.frames, Frame{Path: text[m[4]:m[5]], Line: line})
+		p := text[m[4]:m[5]]
+		t.frames = append(t.frames, Frame{Path: p, Line: line, External: rustExternal("", p)})
 		t.spans = append(t.spans, span{m[0], m[7]})
 		msgAt := 8 // new style: the message is on the next line
 		if m[2] >= 0 {
@@ -252,8 +253,13 @@ std_detect tokio futures futures_util hyper tower`)
 
 func rustExternal(fn, file string) bool {
 	if strings.Contains(file, "/rustc/") || strings.Contains(file, "/.cargo/registry/") ||
-		strings.Contains(file, "/.cargo/git/") || strings.Contains(file, "/library/std/") {
+		strings.Contains(file, "/.cargo/git/") || strings.Contains(file, "/.rustup/toolchains/") ||
+		strings.Contains(file, "/library/std/") || strings.Contains(file, "/library/core/") ||
+		strings.Contains(file, "/library/alloc/") {
 		return true
+	}
+	if fn == "" {
+		return false
 	}
 	if strings.HasPrefix(fn, "rust_") || strings.HasPrefix(fn, "__") || fn == "main" || fn == "_start" {
 		return true

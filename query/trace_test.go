@@ -70,6 +70,17 @@ func TestParseTracesRust(t *testing.T) {
 	if diff := cmp.Diff([]string{"no customer"}, tr.errors); diff != "" {
 		t.Errorf("old-style message (-want +got):\n%s", diff)
 	}
+	// A panic inside a dependency or the toolchain's sources is not the
+	// repository's code.
+	for _, p := range []string{
+		"/home/dev/.cargo/registry/src/index.crates.io-6f17d22bba15001f/bytes-1.6.0/src/bytes.rs",
+		"/home/dev/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/lib/rustlib/src/rust/library/core/src/slice/index.rs",
+	} {
+		tr := parseTraces("thread 'main' panicked at " + p + ":120:9:\nrange end index 9 out of range for slice of length 4")
+		if len(tr.frames) != 1 || !tr.frames[0].External {
+			t.Errorf("panic in %s: frames %+v, want one external frame", p, tr.frames)
+		}
+	}
 }
 
 func TestFrameEntityParts(t *testing.T) {
