@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/eval"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/query"
 )
 
 type benchOptions struct {
@@ -31,6 +33,8 @@ type benchOptions struct {
 	Timeout  time.Duration
 	Dump     string
 	CacheDir string
+	// TextWeights is a JSON file of named query.TextWeights to compare.
+	TextWeights string
 }
 
 func newBenchCmd(io *IO) *cobra.Command {
@@ -53,6 +57,11 @@ benchmarks/README.md). It skips bundles, reuses one checkout per repository
 moved from commit to commit with an on-disk index (--cache-dir, default
 WORK/index), and resumes: instances already dumped in DIR are skipped.
 
+--text-weights FILE (a JSON object, name → query.TextWeights) runs bm25 and
+one ctxexpand-tw-NAME ranker per set of weights for reading issue-shaped
+queries, loading each commit once, as a dump does, and without bundles: how
+the weights are fitted on benchmarks/data/issues-train.jsonl.
+
 Repositories are read from DIR/OWNER+NAME/repo (git directories with history);
 checkouts are cached in --work and reused across runs.`,
 		Example: `  ctxexpand bench --dataset bench/dev.jsonl --repos ~/bench-repos --lang go --limit 20
@@ -74,7 +83,8 @@ checkouts are cached in --work and reused across runs.`,
 	f.StringSliceVar(&o.Rankers, "rankers", nil, "rankers to run (default: bm25, ctxexpand and one per strategy)")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Minute, "time limit for one ranker on one instance")
 	f.StringVar(&o.Dump, "dump-features", "", "write each instance's candidate features and labels under this directory (training data)")
-	f.StringVar(&o.CacheDir, "cache-dir", "", "on-disk index for --dump-features (default: WORK/index)")
+	f.StringVar(&o.CacheDir, "cache-dir", "", "on-disk index for --dump-features and --text-weights (default: WORK/index)")
+	f.StringVar(&o.TextWeights, "text-weights", "", "compare these named query.TextWeights (JSON object) on the dataset")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
 }
@@ -128,15 +138,25 @@ func (o *benchOptions) run(ctx context.Context, io *IO) error {
 	}
 	var rankers []eval.Ranker
 	var err error
-	if o.Dump != "" {
+	rolling := o.Dump != "" || o.TextWeights != ""
+	switch {
+	case o.Dump != "" && o.TextWeights != "":
+		return usagef("--dump-features and --text-weights each run their own rankers; pass one")
+	case o.Dump != "":
 		if rankers, err = o.dumpRankers(); err != nil {
 			return err
 		}
-	} else if rankers, err = o.rankers(); err != nil {
-		return err
+	case o.TextWeights != "":
+		if rankers, err = o.weightRankers(); err != nil {
+			return err
+		}
+	default:
+		if rankers, err = o.rankers(); err != nil {
+			return err
+		}
 	}
 	var decls eval.DeclSource
-	if o.Dump == "" {
+	if !rolling {
 		for _, r := range rankers {
 			if pr, ok := r.(*pipeline.Ranker); ok {
 				decls = pr // function-level gold from the facts it loaded
@@ -147,8 +167,8 @@ func (o *benchOptions) run(ctx context.Context, io *IO) error {
 	rep, err := eval.Run(ctx, eval.Options{
 		Decls:     decls,
 		DumpDir:   o.Dump,
-		Rolling:   o.Dump != "",
-		NoBundles: o.Dump != "",
+		Rolling:   rolling,
+		NoBundles: rolling,
 		Dataset:   o.Dataset,
 		Filter:    eval.Filter{Langs: o.Langs, Repos: o.RepoSel, Limit: o.Limit, PerRepo: o.PerRepo},
 		ReposDir:  o.Repos,
@@ -177,6 +197,46 @@ func (o *benchOptions) run(ctx context.Context, io *IO) error {
 	return nil
 }
 
+// weightRankers are the rankers of --text-weights: bm25 and the pipeline
+// once per named set of weights, all sharing one session per commit loaded
+// through the on-disk index.
+func (o *benchOptions) weightRankers() ([]eval.Ranker, error) {
+	if len(o.Rankers) > 0 {
+		return nil, usagef("--text-weights runs its own rankers; leave out --rankers")
+	}
+	data, err := os.ReadFile(o.TextWeights)
+	if err != nil {
+		return nil, fmt.Errorf("reading --text-weights: %w", err)
+	}
+	var sets map[string]query.TextWeights
+	if err := json.Unmarshal(data, &sets); err != nil || len(sets) == 0 {
+		return nil, usagef("--text-weights %s: want a JSON object of named query.TextWeights (%v)", o.TextWeights, err)
+	}
+	st, err := o.openIndex()
+	if err != nil {
+		return nil, err
+	}
+	shared := pipeline.NewSessionCache(2)
+	shared.Index = st
+	out := []eval.Ranker{eval.NewBM25()}
+	names := make([]string, 0, len(sets))
+	for name := range sets {
+		names = append(names, name)
+	}
+	for _, name := range sortedStrings(names) {
+		out = append(out, &pipeline.Ranker{Label: "ctxexpand-tw-" + name, Strategy: "auto", Sessions: shared, TextWeights: sets[name]})
+	}
+	return out, nil
+}
+
+func (o *benchOptions) openIndex() (*index.Store, error) {
+	dir := o.CacheDir
+	if dir == "" {
+		dir = filepath.Join(o.WorkDir, "index")
+	}
+	return index.Open(index.Options{Dir: dir})
+}
+
 // dumpRankers are the rankers of a feature dump: the pipeline with the
 // hand-weighted ranker (the features do not depend on the model), loading
 // through an on-disk index so that each commit of a repository costs only
@@ -185,11 +245,7 @@ func (o *benchOptions) dumpRankers() ([]eval.Ranker, error) {
 	if len(o.Rankers) > 0 {
 		return nil, usagef("--dump-features runs its own ranker; leave out --rankers")
 	}
-	dir := o.CacheDir
-	if dir == "" {
-		dir = filepath.Join(o.WorkDir, "index")
-	}
-	st, err := index.Open(index.Options{Dir: dir})
+	st, err := o.openIndex()
 	if err != nil {
 		return nil, err
 	}

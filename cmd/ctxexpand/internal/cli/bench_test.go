@@ -48,14 +48,12 @@ func benchRepo(t *testing.T, reposDir, name, sample, fixFile, fixLine string) (b
 	return base, git("rev-parse", "HEAD")
 }
 
-// TestBenchCommand runs `ctxexpand bench` end to end on a small dataset
-// over git repositories built from the samples: checkouts, every ranker,
-// the markdown table, the JSON and the chart.
-func TestBenchCommand(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	repos, work := t.TempDir(), t.TempDir()
+// benchDataset builds the Go and Rust sample repositories under a new
+// repositories folder and a dataset of one fix in each; both queries name
+// the symbol to fix.
+func benchDataset(t *testing.T) (repos, dataset string) {
+	t.Helper()
+	repos = t.TempDir()
 	goBase, goFix := benchRepo(t, repos, "acme+usersvc", "gosvc", "internal/service/user.go", "// checked")
 	rsBase, rsFix := benchRepo(t, repos, "acme+user-svc", "rustsvc", "src/service.rs", "// checked")
 	var ds bytes.Buffer
@@ -71,10 +69,22 @@ func TestBenchCommand(t *testing.T) {
 		}
 		ds.Write(append(b, '\n'))
 	}
-	dataset := filepath.Join(t.TempDir(), "small.jsonl")
+	dataset = filepath.Join(t.TempDir(), "small.jsonl")
 	if err := os.WriteFile(dataset, ds.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return repos, dataset
+}
+
+// TestBenchCommand runs `ctxexpand bench` end to end on a small dataset
+// over git repositories built from the samples: checkouts, every ranker,
+// the markdown table, the JSON and the chart.
+func TestBenchCommand(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repos, dataset := benchDataset(t)
+	work := t.TempDir()
 	out := t.TempDir()
 	jsonOut, chart := filepath.Join(out, "r.json"), filepath.Join(out, "r.png")
 	code, stdout, stderr := run(t, "bench", "--dataset", dataset, "--repos", repos, "--work", work,
@@ -124,5 +134,35 @@ func TestBenchCommand(t *testing.T) {
 	code, _, stderr = run(t, "bench", "--dataset", dataset, "--repos", repos, "--work", work, "--rankers", "bm25", "--json", "", "--chart", "")
 	if code != ExitOK || !strings.Contains(stderr, "2 reused") {
 		t.Errorf("second run: exit %d, stderr %q; want the checkouts reused", code, stderr)
+	}
+}
+
+// TestBenchTextWeights compares named sets of query.TextWeights: bm25 and
+// one row per set, each loaded once per commit; a file that is not such a
+// set is a usage error.
+func TestBenchTextWeights(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	repos, dataset := benchDataset(t)
+	weights := filepath.Join(t.TempDir(), "w.json")
+	if err := os.WriteFile(weights, []byte(`{"plain": {"Title": 1, "Code": 1, "Foreign": 0.5, "Output": 0.5, "SynonymTerms": 40, "EntityProse": 1, "EntityCode": 1, "EntityPlain": 1},
+		"title": {"Title": 2, "Code": 0.5, "Foreign": 0.25, "Output": 0.25, "SynonymTerms": 40, "EntityProse": 0.5, "EntityCode": 0.3, "EntityPlain": 0.5}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := run(t, "bench", "--dataset", dataset, "--repos", repos, "--work", t.TempDir(), "--text-weights", weights, "--json", "", "--chart", "")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, row := range []string{"| bm25 |", "| ctxexpand-tw-plain | 1.00 |", "| ctxexpand-tw-title | 1.00 |"} {
+		if !strings.Contains(stdout, row) {
+			t.Errorf("table lacks %q:\n%s", row, stdout)
+		}
+	}
+	if err := os.WriteFile(weights, []byte(`["not", "a", "set"]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "bench", "--dataset", dataset, "--repos", repos, "--work", t.TempDir(), "--text-weights", weights); code != ExitUsage || !strings.Contains(stderr, "named query.TextWeights") {
+		t.Errorf("bad weights file: exit %d, stderr %q; want a usage error", code, stderr)
 	}
 }

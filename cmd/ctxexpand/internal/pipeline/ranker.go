@@ -8,6 +8,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/eval"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/query"
 )
 
 // Ranker is ctxexpand as an eval.Ranker: the whole pipeline, in process,
@@ -30,6 +31,9 @@ type Ranker struct {
 	// then reuses what earlier commits of the same checkout directory
 	// computed (feature dumps over rolling checkouts).
 	Index *index.Store
+	// TextWeights are the query analysis's weights for issue-shaped text
+	// (zero: the defaults); set to fit them (bench --text-weights).
+	TextWeights query.TextWeights
 
 	mu   sync.Mutex
 	last *Session // the session of the last answer, for Decls
@@ -58,7 +62,7 @@ func (r *Ranker) Rank(ctx context.Context, root string, inst eval.Instance, budg
 		maxFiles = 50
 	}
 	req := Request{Root: root, Query: inst.Query, Strategy: r.Strategy, MaxFiles: maxFiles, Format: "json", NoNetwork: true,
-		Ranker: r.Ranker, Features: r.Features}
+		Ranker: r.Ranker, Features: r.Features, TextWeights: r.TextWeights}
 	out, err := s.Query(ctx, req)
 	if err != nil {
 		return eval.Ranking{}, err
@@ -148,6 +152,9 @@ func (r *Ranker) Decls(ctx context.Context, root string, inst eval.Instance, pat
 
 // SessionCache keeps the most recently loaded sessions by root.
 type SessionCache struct {
+	// Index, when set, is the on-disk index sessions load through.
+	Index *index.Store
+
 	mu    sync.Mutex
 	max   int
 	order []string
@@ -184,6 +191,6 @@ func (c *SessionCache) Get(ctx context.Context, root, base string) (*Session, er
 		}
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.s, e.err = Open(ctx, root, LoadOptions{}) })
+	e.once.Do(func() { e.s, e.err = Open(ctx, root, LoadOptions{Index: c.Index}) })
 	return e.s, e.err
 }

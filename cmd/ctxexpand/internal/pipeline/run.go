@@ -61,6 +61,10 @@ type Request struct {
 	// Features asks for the candidates' feature vectors in
 	// Output.Result.Candidates (training data).
 	Features bool
+	// TextWeights are the heuristic planner's weights for issue-shaped
+	// text; the zero value means query.DefaultTextWeights (the benchmark
+	// sets others to fit them).
+	TextWeights query.TextWeights
 	// Load is how Run loads the repository (Session.Query ignores it).
 	Load LoadOptions
 
@@ -305,7 +309,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 func (s *Session) plan(ctx context.Context, req Request) (*query.Plan, error) {
 	switch req.Planner {
 	case "", "heuristic":
-		return query.Analyze(req.Query), nil
+		return query.AnalyzeWith(req.Query, req.TextWeights), nil
 	case "ollama":
 		p := ollama.New(ollama.Options{Host: req.OllamaHost, Model: req.OllamaModel})
 		return p.Plan(ctx, req.Query)

@@ -12,7 +12,8 @@ import (
 // notCarried are the fields of pipeline.Request that a query to the
 // server does not carry: the server's own, or other commands'.
 var notCarried = map[string]bool{"Root": true, "Load": true, "Backend": true, "LSPCmd": true, "Explicit": true, "Extras": true, "Notes": true,
-	"Features": true, // feature dumps of the benchmark ranker
+	"Features":    true, // feature dumps of the benchmark ranker
+	"TextWeights": true, // fitting the query analysis in the benchmark
 }
 
 // TestQueryCoversRequest: every other field of pipeline.Request survives
