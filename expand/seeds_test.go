@@ -56,10 +56,8 @@ func TestSeedsFromReports(t *testing.T) {
 		}
 	})
 	t.Run("a name mentioned in passing seeds weaker than one in the title", func(t *testing.T) {
-		w := query.DefaultTextWeights
-		w.EntityProse = 0.5
-		title := seedScoresWith(t, query.AnalyzeWith("FindByEmail returns nobody for mixed-case addresses\n\nThe lookup compares the raw string.", w))
-		passing := seedScoresWith(t, query.AnalyzeWith("lookup returns nobody for mixed-case addresses\n\nThe lookup in FindByEmail compares the raw string.", w))
+		title := seedScores(t, "FindByEmail returns nobody for mixed-case addresses\n\nThe lookup compares the raw string.")
+		passing := seedScores(t, "lookup returns nobody for mixed-case addresses\n\nThe lookup in FindByEmail compares the raw string.")
 		if !(passing["entity"]["service/user.go"] < title["entity"]["service/user.go"]) {
 			t.Errorf("entity seed in passing %v, in the title %v", passing["entity"], title["entity"])
 		}
