@@ -18,9 +18,11 @@ type lexSource struct {
 	key   index.Key // zero after a resident session's load from memory
 	pack  recordPack
 	state *indexedState
-	// resident: the whole index is kept for Persist, not stored.
+	// resident: the whole index is kept for Persist, not stored; its
+	// encoding is left to Persist too (the index never changes once
+	// built), off the path of the reload after an edit.
 	resident bool
-	captured []byte
+	encode   func() []byte
 }
 
 func (s *lexSource) lexKey() index.Key { return lexicalKey(s.key) }
@@ -34,10 +36,10 @@ func (s *lexSource) LoadLexicalIndex() ([]byte, bool) {
 }
 
 // StoreLexicalIndex implements rank.IndexStore. The index is encoded on
-// the saving goroutine; a resident session keeps the encoding for Persist.
+// the saving goroutine; a resident session encodes it in Persist.
 func (s *lexSource) StoreLexicalIndex(encode func() []byte) {
 	if s.resident {
-		s.captured = encode()
+		s.encode = encode
 		return
 	}
 	s.state.save(func() { s.st.PutSnapshot(s.root, "lexical", s.lexKey(), encode()) })

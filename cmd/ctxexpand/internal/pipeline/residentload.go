@@ -287,8 +287,8 @@ func (s *Session) Persist(ctx context.Context) {
 		p.persist(r.st, s.Root, kind)
 	}
 	r.st.PutSnapshot(s.Root, "facts", key, factcodec.Encode(s.Facts))
-	if s.lexData != nil {
-		r.st.PutSnapshot(s.Root, "lexical", lexicalKey(key), s.lexData)
+	if s.lexEncode != nil {
+		r.st.PutSnapshot(s.Root, "lexical", lexicalKey(key), s.lexEncode())
 	}
 }
 

@@ -51,6 +51,9 @@ func TestResidentReopenFromMemory(t *testing.T) {
 	if len(packs) > 0 {
 		t.Errorf("a resident load wrote %v before Persist", packs)
 	}
+	if lex, _ := filepath.Glob(filepath.Join(dir, "*", "objects", "lexical", "*", "*")); len(lex) > 0 {
+		t.Errorf("a resident load wrote %v before Persist", lex)
+	}
 
 	steps := []struct {
 		name  string
@@ -116,6 +119,9 @@ func TestResidentReopenFromMemory(t *testing.T) {
 	s.Persist(context.Background())
 	if packs, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*", "*.pack")); len(packs) == 0 {
 		t.Errorf("Persist wrote no record packs")
+	}
+	if lex, _ := filepath.Glob(filepath.Join(dir, "*", "objects", "lexical", "*", "*")); len(lex) != 1 {
+		t.Errorf("Persist wrote %d lexical index snapshots, want 1: %v", len(lex), lex)
 	}
 	cli := runQuery(t, root, st, q)
 	if cli.snapshot != snapshotHit {

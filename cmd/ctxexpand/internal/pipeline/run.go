@@ -96,7 +96,7 @@ type Session struct {
 	resident   *residentIndex
 	loadOpts   LoadOptions
 	loadHashes map[string]string
-	lexData    []byte
+	lexEncode  func() []byte // the lexical index's encoding, for Persist
 
 	// history is the repository's recent version-control history (nil
 	// when there is none or it was not asked for).
@@ -182,7 +182,7 @@ func open(ctx context.Context, root string, opt LoadOptions, prev *Session, ch C
 		s.loadHashes = opt.state.hashes
 	}
 	if ls, ok := src.(*lexSource); ok && ls.resident {
-		s.lexData = ls.captured
+		s.lexEncode = ls.encode
 	}
 	if !opt.Resident {
 		// A resident session's counts stay in the process's counters
