@@ -11,13 +11,15 @@
 // # Pipeline
 //
 //  1. Files: [analyze.ListFiles] lists the .rs files.
-//  2. Crates: the root Cargo.toml and its [workspace] members (globs,
-//     exclude), then the nearest Cargo.toml above every file, give the
-//     packages; each package's targets (lib, bins, tests, examples, benches,
-//     build script) are found as Cargo does, declared or by layout. Path
-//     dependencies, direct or through [workspace.dependencies], tell which
-//     workspace crate a name like ws_core means. Files under no manifest
-//     form one pseudo crate named after the root directory.
+//  2. Crates, while the files are parsed: [cargo.Discover] reads the root
+//     Cargo.toml and its [workspace] members (globs, exclude), then the
+//     nearest Cargo.toml above every file, and gives the packages with
+//     their targets (lib, bins, tests, examples, benches, build script),
+//     found as Cargo does, declared or by layout; each target becomes a
+//     crate. Path dependencies, direct or through [workspace.dependencies],
+//     tell which workspace crate a name like ws_core means. Files under no
+//     manifest form pseudo crates guessed from the layout: one named X for
+//     files under X/src/, else one named after the root directory.
 //  3. Parsing, in parallel on a bounded pool (sourcegraph/conc), one parser
 //     per worker, called through tree-sitter's C API (parse_string on the
 //     Go bytes, libc allocator; see cparse.go and alloc.go for why): the

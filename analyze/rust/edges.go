@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/cargo"
 )
 
 // maxAmbiguous is how many candidates a method call matched by name alone
@@ -232,13 +233,13 @@ func (r *resolver) macroRef(from analyze.SymID, sc *scope, rf *ref) {
 		}
 	} else {
 		targets = c.macros[name]
-		if len(targets) == 0 && c.target != nil && c.target.kind != kindLib {
+		if len(targets) == 0 && c.target != nil && c.target.Kind != cargo.Lib {
 			if lib := r.externCrate(c, c.name); lib != nil {
 				targets = lib.exported[name]
 			}
 		}
 		if len(targets) == 0 {
-			for dep := range c.pkg.deps {
+			for dep := range c.pkg.Deps {
 				if ext := r.externCrate(c, dep); ext != nil {
 					targets = append(targets, ext.exported[name]...)
 				}

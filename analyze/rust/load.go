@@ -16,6 +16,7 @@ import (
 	"github.com/sourcegraph/conc/pool"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/cargo"
 )
 
 // Options configures Load. The zero value loads everything with the
@@ -89,16 +90,16 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 		paths = kept
 	}
 
-	d := &discovery{root: abs, files: make(map[string]bool, len(paths))}
-	for _, p := range paths {
-		d.files[p] = true
-	}
 	// Manifests are read while the files are parsed.
-	var wg conc.WaitGroup
-	wg.Go(func() { d.discover(paths) })
+	var (
+		pkgs        map[string]*cargo.Package
+		pkgProblems []analyze.Problem
+		wg          conc.WaitGroup
+	)
+	wg.Go(func() { pkgs, pkgProblems = cargo.Discover(abs, paths) })
 	results := parseAll(ctx, abs, paths, opt)
 	wg.Wait()
-	facts.Problems = append(facts.Problems, d.problems...)
+	facts.Problems = append(facts.Problems, pkgProblems...)
 
 	if opt.Progress != nil {
 		opt.Progress("rust: resolving names", 0, 0)
@@ -110,7 +111,7 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 			r.addFile(res.file, res.syn)
 		}
 	}
-	r.run(ctx, d.pkgs)
+	r.run(ctx, pkgs)
 	if ctx.Err() != nil {
 		facts.Partial = true
 		facts.Problemf(analyze.ProblemLimit, "", 0, "load stopped early (%v); the facts are partial", ctx.Err())
@@ -122,7 +123,7 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 // run resolves the parsed files. A panic here is a defect of the loader,
 // not of the input; it is turned into a problem and the facts gathered so
 // far are kept, so that no repository can crash the caller.
-func (r *resolver) run(ctx context.Context, pkgs map[string]*pkgInfo) {
+func (r *resolver) run(ctx context.Context, pkgs map[string]*cargo.Package) {
 	defer func() {
 		if v := recover(); v != nil {
 			r.facts.Partial = true

@@ -6,14 +6,15 @@ import (
 	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/cargo"
 )
 
 // crateInfo is one crate of the load.
 type crateInfo struct {
-	target   *targetInfo
+	target   *cargo.Target
 	name     string // user_svc
 	modPath  string // user_svc, bin:user_svc
-	pkg      *pkgInfo
+	pkg      *cargo.Package
 	root     *module
 	test     bool // an integration test target: all of it is test code
 	macros   map[string][]analyze.SymID
@@ -96,12 +97,12 @@ func (r *resolver) attachCrate(c *crateInfo) {
 	if c.target == nil || c.root != nil {
 		return
 	}
-	fi, ok := r.fileIdx[c.target.root]
+	fi, ok := r.fileIdx[c.target.Root]
 	if !ok || r.files[fi].mod != nil {
 		return
 	}
 	c.root = newModule(c, nil, "")
-	c.root.dir = path.Dir(c.target.root)
+	c.root.dir = path.Dir(c.target.Root)
 	r.drain(r.attach(c.root, fi, nil), true)
 }
 
@@ -225,14 +226,14 @@ func (r *resolver) attachOrphans() {
 				continue
 			}
 		}
-		base := path.Dir(c.target.root)
+		base := path.Dir(c.target.Root)
 		rel := fd.path
 		switch {
 		case base == ".":
 		case strings.HasPrefix(rel, base+"/"):
 			rel = rel[len(base)+1:]
-		case c.pkg.dir != "." && strings.HasPrefix(rel, c.pkg.dir+"/"):
-			rel = rel[len(c.pkg.dir)+1:]
+		case c.pkg.Dir != "." && strings.HasPrefix(rel, c.pkg.Dir+"/"):
+			rel = rel[len(c.pkg.Dir)+1:]
 		}
 		segs := strings.Split(strings.TrimSuffix(rel, ".rs"), "/")
 		if n := len(segs); n > 0 && segs[n-1] == "mod" {
@@ -303,11 +304,11 @@ func (r *resolver) pseudoCrate(p string) *crateInfo {
 	if name == "" {
 		name = "crate"
 	}
-	pk := &pkgInfo{name: name, dir: dir, pseudo: true, deps: map[string]string{}}
-	t := &targetInfo{kind: kindLib, name: name, root: path.Join(dir, "lib.rs"), pkg: pk}
+	pk := &cargo.Package{Name: name, Dir: dir, Pseudo: true, Deps: map[string]string{}}
+	t := &cargo.Target{Kind: cargo.Lib, Name: name, Root: path.Join(dir, "lib.rs"), Package: pk}
 	for _, cand := range []string{"src/lib.rs", "lib.rs", "src/main.rs", "main.rs"} {
 		if _, ok := r.fileIdx[path.Join(dir, cand)]; ok {
-			t.root = path.Join(dir, cand)
+			t.Root = path.Join(dir, cand)
 			break
 		}
 	}
@@ -316,14 +317,25 @@ func (r *resolver) pseudoCrate(p string) *crateInfo {
 	return c
 }
 
-func (r *resolver) newCrate(t *targetInfo) *crateInfo {
-	c := &crateInfo{target: t, name: t.name, modPath: t.modPath(), pkg: t.pkg, test: t.kind == kindTest,
+// modPath is the module path of a target's root, as File.Package shows
+// it: the crate name for a library, "kind:name" for the other targets
+// (bin:user_svc, test:service_test), since a package's binary and library
+// usually share one name.
+func modPath(t *cargo.Target) string {
+	if t.Kind == cargo.Lib {
+		return t.Name
+	}
+	return string(t.Kind) + ":" + t.Name
+}
+
+func (r *resolver) newCrate(t *cargo.Target) *crateInfo {
+	c := &crateInfo{target: t, name: t.Name, modPath: modPath(t), pkg: t.Package, test: t.Kind == cargo.Test,
 		macros: map[string][]analyze.SymID{}, exported: map[string][]analyze.SymID{}, externs: map[string]*crateInfo{}}
 	r.crates = append(r.crates, c)
-	r.cratesByPkgDir[t.pkg.dir] = append(r.cratesByPkgDir[t.pkg.dir], c)
-	if t.kind == kindLib {
-		if _, ok := r.libByName[t.name]; !ok {
-			r.libByName[t.name] = c
+	r.cratesByPkgDir[t.Package.Dir] = append(r.cratesByPkgDir[t.Package.Dir], c)
+	if t.Kind == cargo.Lib {
+		if _, ok := r.libByName[t.Name]; !ok {
+			r.libByName[t.Name] = c
 		}
 	}
 	return c
@@ -349,25 +361,25 @@ func sanitizeIdent(s string) string {
 // setupCrates creates the crates of the discovered packages in a stable
 // order: packages by directory, then library, binaries, tests, examples,
 // benches and build script.
-func (r *resolver) setupCrates(pkgs map[string]*pkgInfo) {
+func (r *resolver) setupCrates(pkgs map[string]*cargo.Package) {
 	dirs := make([]string, 0, len(pkgs))
 	for d := range pkgs {
 		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs)
-	r.pkgByName = map[string]*pkgInfo{}
+	r.pkgByName = map[string]*cargo.Package{}
 	for _, d := range dirs {
 		p := pkgs[d]
-		if _, ok := r.pkgByName[p.name]; !ok {
-			r.pkgByName[p.name] = p
+		if _, ok := r.pkgByName[p.Name]; !ok {
+			r.pkgByName[p.Name] = p
 		}
-		for _, t := range p.targets {
+		for _, t := range p.Targets {
 			r.newCrate(t)
 		}
-		if len(p.targets) == 0 {
+		if len(p.Targets) == 0 {
 			// A package whose sources are all missing or ignored still owns
 			// its directory for orphans.
-			r.newCrate(&targetInfo{kind: kindLib, name: crateName(p.name), root: path.Join(p.dir, "src/lib.rs"), pkg: p})
+			r.newCrate(&cargo.Target{Kind: cargo.Lib, Name: cargo.CrateName(p.Name), Root: path.Join(p.Dir, "src/lib.rs"), Package: p})
 		}
 	}
 }

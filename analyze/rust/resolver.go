@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/cargo"
 )
 
 // fileData is one parsed file during resolution.
@@ -28,7 +29,7 @@ type resolver struct {
 	crates         []*crateInfo
 	cratesByPkgDir map[string][]*crateInfo
 	libByName      map[string]*crateInfo
-	pkgByName      map[string]*pkgInfo
+	pkgByName      map[string]*cargo.Package
 	pseudos        map[string]*crateInfo // pseudo crates by directory
 
 	symMod        []*module // module that contains each symbol
@@ -51,7 +52,7 @@ func newResolver(facts *analyze.Facts, rootName string) *resolver {
 		fileIdx:        map[string]int{},
 		cratesByPkgDir: map[string][]*crateInfo{},
 		libByName:      map[string]*crateInfo{},
-		pkgByName:      map[string]*pkgInfo{},
+		pkgByName:      map[string]*cargo.Package{},
 		pseudos:        map[string]*crateInfo{},
 		members:        map[analyze.SymID]map[string][]analyze.SymID{},
 		fields:         map[analyze.SymID]map[string]analyze.SymID{},

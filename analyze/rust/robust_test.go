@@ -202,9 +202,11 @@ func TestCancel(t *testing.T) {
 	}
 }
 
-// TestCargoTargets checks target discovery: declared and automatic
+// TestCargoTargets checks the crates the loader makes of discovered
+// targets (package cargo tests discovery itself): declared and automatic
 // binaries, tests, examples, benches and build scripts, a renamed path
-// dependency, [workspace.dependencies] and member globs with exclude.
+// dependency, [workspace.dependencies] and member globs with exclude, and
+// calls resolved across them.
 func TestCargoTargets(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"Cargo.toml": `[workspace]

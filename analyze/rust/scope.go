@@ -2,6 +2,7 @@ package rust
 
 import (
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/cargo"
 )
 
 // resolution is what a path names: modules, symbols, or both (a module
@@ -294,10 +295,10 @@ func (r *resolver) externCrate(c *crateInfo, name string) *crateInfo {
 		return x
 	}
 	var found *crateInfo
-	if pkgName, ok := c.pkg.deps[name]; ok {
+	if pkgName, ok := c.pkg.Deps[name]; ok {
 		if p := r.pkgByName[pkgName]; p != nil {
-			for _, oc := range r.cratesByPkgDir[p.dir] {
-				if oc.target.kind == kindLib {
+			for _, oc := range r.cratesByPkgDir[p.Dir] {
+				if oc.target.Kind == cargo.Lib {
 					found = oc
 					break
 				}
@@ -305,8 +306,8 @@ func (r *resolver) externCrate(c *crateInfo, name string) *crateInfo {
 		}
 	}
 	if found == nil {
-		for _, oc := range r.cratesByPkgDir[c.pkg.dir] {
-			if oc.target.kind == kindLib && oc.name == name && oc != c {
+		for _, oc := range r.cratesByPkgDir[c.pkg.Dir] {
+			if oc.target.Kind == cargo.Lib && oc.name == name && oc != c {
 				found = oc
 				break
 			}

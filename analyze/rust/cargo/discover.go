@@ -1,4 +1,4 @@
-package rust
+package cargo
 
 import (
 	"errors"
@@ -15,19 +15,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze"
 )
 
-// Target kinds, in the order their crates claim files.
-const (
-	kindLib     = "lib"
-	kindBin     = "bin"
-	kindTest    = "test"
-	kindExample = "example"
-	kindBench   = "bench"
-	kindBuild   = "build"
-)
-
-var targetOrder = map[string]int{kindLib: 0, kindBin: 1, kindTest: 2, kindExample: 3, kindBench: 4, kindBuild: 5}
-
-// manifest is the part of a Cargo.toml the loader reads.
+// manifest is the part of a Cargo.toml that discovery reads.
 type manifest struct {
 	Package *struct {
 		Name         string `toml:"name"`
@@ -64,47 +52,42 @@ type workspaceSec struct {
 	Dependencies map[string]any `toml:"dependencies"`
 }
 
-// pkgInfo is one Cargo package (or the pseudo package of a directory of
-// Rust files without a manifest).
-type pkgInfo struct {
-	name     string            // as written in Cargo.toml: user-svc
-	dir      string            // repository-relative; "." for the root
-	deps     map[string]string // dependency name as code writes it (ws_core) → package name (ws-core)
-	targets  []*targetInfo
-	pseudo   bool // no Cargo.toml: crate roots and modules guessed from the layout
-	wsDeps   map[string]string
-	manifest string
+// Package is one Cargo package, or a pseudo package that the loader
+// makes up for Rust files under no manifest.
+type Package struct {
+	Name     string            // as written in Cargo.toml: user-svc
+	Dir      string            // repository-relative; "." for the root
+	Deps     map[string]string // path dependency as code writes it (ws_core) → package name (ws-core)
+	Targets  []*Target         // by kind (in Kind order), then root
+	Pseudo   bool              // no Cargo.toml: crate roots and modules guessed from the layout
+	Manifest string            // repository-relative path of its Cargo.toml; "" for a pseudo package
 }
 
-// targetInfo is one crate: a library, binary, test, example, bench or
-// build script.
-type targetInfo struct {
-	kind string
-	name string // crate name: user_svc
-	root string // repository-relative root file
-	pkg  *pkgInfo
-}
+// CrateName turns a package or target name into the name code uses
+// (user-svc → user_svc).
+func CrateName(s string) string { return strings.ReplaceAll(s, "-", "_") }
 
-// modPath is the module path of the target's root, as File.Package shows
-// it: the crate name for a library, "kind:name" for the other targets
-// (bin:user_svc, test:service_test), since a package's binary and library
-// usually share one name.
-func (t *targetInfo) modPath() string {
-	if t.kind == kindLib {
-		return t.name
+// Discover finds the packages that own files: those of the manifest in
+// root (an absolute directory) and its workspace members, then the
+// package of the nearest manifest above each file. files are the
+// repository-relative, slash-separated paths of the Rust files to load;
+// only they can be target roots. The packages are keyed by directory; a
+// file under no manifest has none. What could not be read is in problems.
+func Discover(root string, files []string) (pkgs map[string]*Package, problems []analyze.Problem) {
+	d := &discovery{root: root, files: make(map[string]bool, len(files))}
+	for _, f := range files {
+		d.files[f] = true
 	}
-	return t.kind + ":" + t.name
+	d.discover(files)
+	return d.pkgs, d.problems
 }
-
-// crateName turns a package or target name into the name code uses.
-func crateName(s string) string { return strings.ReplaceAll(s, "-", "_") }
 
 // discovery finds packages: the root manifest and its workspace members,
 // then the nearest manifest above every listed file.
 type discovery struct {
 	root     string
 	files    map[string]bool
-	pkgs     map[string]*pkgInfo // by directory
+	pkgs     map[string]*Package // by directory
 	noPkg    map[string]bool     // directories known to have no package manifest
 	problems []analyze.Problem
 }
@@ -134,7 +117,7 @@ func (d *discovery) readManifest(dir string) (*manifest, bool) {
 // discover loads the root manifest, its workspace members and the package
 // that owns each file.
 func (d *discovery) discover(files []string) {
-	d.pkgs = map[string]*pkgInfo{}
+	d.pkgs = map[string]*Package{}
 	d.noPkg = map[string]bool{}
 	var wsDeps map[string]string
 	if m, ok := d.readManifest("."); ok && m.Workspace != nil {
@@ -227,7 +210,7 @@ func pathDeps(dir string, deps map[string]any) map[string]string {
 			name = p
 		}
 		if _, ok := t["path"].(string); ok {
-			out[crateName(key)] = name
+			out[CrateName(key)] = name
 		}
 	}
 	return out
@@ -238,14 +221,14 @@ func (d *discovery) addPackage(dir string, m *manifest, wsDeps map[string]string
 	if _, ok := d.pkgs[dir]; ok {
 		return
 	}
-	p := &pkgInfo{dir: dir, deps: map[string]string{}, manifest: path.Join(dir, "Cargo.toml")}
+	p := &Package{Dir: dir, Deps: map[string]string{}, Manifest: path.Join(dir, "Cargo.toml")}
 	if m.Package != nil {
-		p.name = m.Package.Name
+		p.Name = m.Package.Name
 	}
-	if p.name == "" {
-		p.name = path.Base(dir)
+	if p.Name == "" {
+		p.Name = path.Base(dir)
 		if dir == "." {
-			p.name = path.Base(filepath.ToSlash(d.root))
+			p.Name = path.Base(filepath.ToSlash(d.root))
 		}
 	}
 	addDeps := func(deps map[string]any) {
@@ -259,10 +242,10 @@ func (d *discovery) addPackage(dir string, m *manifest, wsDeps map[string]string
 				name = pk
 			}
 			if _, ok := t["path"].(string); ok {
-				p.deps[crateName(key)] = name
+				p.Deps[CrateName(key)] = name
 			} else if w, ok := t["workspace"].(bool); ok && w {
-				if n, ok := wsDeps[crateName(key)]; ok {
-					p.deps[crateName(key)] = n
+				if n, ok := wsDeps[CrateName(key)]; ok {
+					p.Deps[CrateName(key)] = n
 				}
 			}
 		}
@@ -276,122 +259,4 @@ func (d *discovery) addPackage(dir string, m *manifest, wsDeps map[string]string
 	}
 	d.targets(p, m)
 	d.pkgs[dir] = p
-}
-
-func (d *discovery) has(p string) bool { return d.files[p] }
-
-// targets lists the package's crates as Cargo would: declared [lib],
-// [[bin]], [[test]], [[example]] and [[bench]] sections plus the
-// automatically discovered src/lib.rs, src/main.rs, src/bin/*, tests/*,
-// examples/*, benches/* and build.rs.
-func (d *discovery) targets(p *pkgInfo, m *manifest) {
-	j := func(rel string) string { return path.Join(p.dir, rel) }
-	seen := map[string]bool{}
-	add := func(kind, name, root string) {
-		root = path.Clean(root)
-		if seen[root] || !d.has(root) {
-			return
-		}
-		seen[root] = true
-		p.targets = append(p.targets, &targetInfo{kind: kind, name: crateName(name), root: root, pkg: p})
-	}
-	libName := p.name
-	libPath := j("src/lib.rs")
-	if m.Lib != nil {
-		if m.Lib.Name != "" {
-			libName = m.Lib.Name
-		}
-		if m.Lib.Path != "" {
-			libPath = j(m.Lib.Path)
-		}
-	}
-	add(kindLib, libName, libPath)
-	auto := func(flag *bool) bool { return flag == nil || *flag }
-	var autobins, autotests, autoexamples, autobenches = true, true, true, true
-	if m.Package != nil {
-		autobins, autotests = auto(m.Package.Autobins), auto(m.Package.Autotests)
-		autoexamples, autobenches = auto(m.Package.Autoexamples), auto(m.Package.Autobenches)
-	}
-	declared := func(kind string, specs []targetSpec, dir string) {
-		for _, s := range specs {
-			root := s.Path
-			switch {
-			case root != "":
-				root = j(root)
-			case kind == kindBin && s.Name == p.name:
-				root = j("src/main.rs")
-			default:
-				root = j(path.Join(dir, s.Name+".rs"))
-				if !d.has(root) {
-					root = j(path.Join(dir, s.Name, "main.rs"))
-				}
-			}
-			name := s.Name
-			if name == "" {
-				name = strings.TrimSuffix(path.Base(root), ".rs")
-			}
-			add(kind, name, root)
-		}
-	}
-	declared(kindBin, m.Bin, "src/bin")
-	declared(kindTest, m.Test, "tests")
-	declared(kindExample, m.Example, "examples")
-	declared(kindBench, m.Bench, "benches")
-	if autobins {
-		add(kindBin, p.name, j("src/main.rs"))
-		d.autoTargets(p, kindBin, j("src/bin"), add)
-	}
-	if autotests {
-		d.autoTargets(p, kindTest, j("tests"), add)
-	}
-	if autoexamples {
-		d.autoTargets(p, kindExample, j("examples"), add)
-	}
-	if autobenches {
-		d.autoTargets(p, kindBench, j("benches"), add)
-	}
-	build := j("build.rs")
-	if m.Package != nil {
-		if s, ok := m.Package.Build.(string); ok {
-			build = j(s)
-		} else if b, ok := m.Package.Build.(bool); ok && !b {
-			build = ""
-		}
-	}
-	if build != "" {
-		add(kindBuild, "build_script_build", build)
-	}
-	sort.SliceStable(p.targets, func(a, b int) bool {
-		x, y := p.targets[a], p.targets[b]
-		if targetOrder[x.kind] != targetOrder[y.kind] {
-			return targetOrder[x.kind] < targetOrder[y.kind]
-		}
-		return x.root < y.root
-	})
-}
-
-// autoTargets adds dir/*.rs and dir/*/main.rs as targets of kind.
-func (d *discovery) autoTargets(p *pkgInfo, kind, dir string, add func(kind, name, root string)) {
-	prefix := dir + "/"
-	var roots []string
-	for f := range d.files {
-		if !strings.HasPrefix(f, prefix) {
-			continue
-		}
-		rest := f[len(prefix):]
-		switch parts := strings.Split(rest, "/"); {
-		case len(parts) == 1 && strings.HasSuffix(rest, ".rs"):
-			roots = append(roots, f)
-		case len(parts) == 2 && parts[1] == "main.rs":
-			roots = append(roots, f)
-		}
-	}
-	sort.Strings(roots)
-	for _, r := range roots {
-		name := strings.TrimSuffix(path.Base(r), ".rs")
-		if name == "main" {
-			name = path.Base(path.Dir(r))
-		}
-		add(kind, name, r)
-	}
 }
