@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ctxexpand/ctxexpand/benchmarks/varied"
 )
 
 // The resident server: `ctxexpand serve` on the tree, with the index the
@@ -110,7 +111,7 @@ func measureResident(ctx context.Context, o *options, s *subject, cache string) 
 		g, _ := strconv.Atoi(m[2])
 		return wall, d, g, true
 	}
-	queries := variedQueries(s, o.queries)
+	queries := varied.Queries(s.root, s.sources, o.queries)
 	ask("where does the program start") // the client and server warm, outside the figures
 	for _, q := range queries {
 		wall, took, _, ok := ask(q)
@@ -159,44 +160,6 @@ func pct(d []time.Duration) (time.Duration, time.Duration) {
 	s := append([]time.Duration(nil), d...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2].Round(time.Millisecond), s[min(len(s)-1, len(s)*95/100)].Round(time.Millisecond)
-}
-
-var declName = regexp.MustCompile(`^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:func|fn|type|struct|trait|enum)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)`)
-
-// variedQueries makes n queries from the tree's own declarations, spread
-// over its source files, in five shapes, so that each seeds and expands
-// differently.
-func variedQueries(s *subject, n int) []string {
-	var names, paths []string
-	step := max(1, len(s.sources)/(2*n))
-	for i := 0; i < len(s.sources) && len(names) < 2*n; i += step {
-		f, err := os.Open(filepath.Join(s.root, filepath.FromSlash(s.sources[i])))
-		if err != nil {
-			continue
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			if m := declName.FindStringSubmatch(sc.Text()); m != nil && len(m[1]) > 3 {
-				names = append(names, m[1])
-				paths = append(paths, s.sources[i])
-				break
-			}
-		}
-		f.Close()
-	}
-	shapes := []func(name, path string) string{
-		func(n, _ string) string { return "fix " + n + " returning the wrong result" },
-		func(n, _ string) string { return "how does " + n + " work" },
-		func(n, p string) string { return "@" + p + " why does " + n + " fail" },
-		func(n, _ string) string { return n + " panics on empty input" },
-		func(_, p string) string { return "refactor the code in " + filepath.ToSlash(filepath.Dir(p)) },
-	}
-	var out []string
-	for i := 0; i < len(names) && len(out) < n; i++ {
-		out = append(out, shapes[i%len(shapes)](names[i], paths[i]))
-	}
-	return out
 }
 
 // writeResident adds the resident server's table.

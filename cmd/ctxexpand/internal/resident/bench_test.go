@@ -1,19 +1,18 @@
 package resident_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ctxexpand/ctxexpand/benchmarks/varied"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/index"
@@ -55,7 +54,7 @@ func benchEngine(b *testing.B, root string, st *index.Store) *resident.Engine {
 	return e
 }
 
-// BenchmarkResidentQuery answers varied queries (VariedQueries) from the
+// BenchmarkResidentQuery answers varied queries (varied.Queries) from the
 // loaded repository, JSON at 16k tokens, and reports the median and 95th
 // percentile per query. With -benchtime 100x each query is asked once, as
 // an agent would; more iterations ask them again (BENCH_QUERY_WARM=1
@@ -63,7 +62,7 @@ func benchEngine(b *testing.B, root string, st *index.Store) *resident.Engine {
 func BenchmarkResidentQuery(b *testing.B) {
 	root, st := benchRoot(b)
 	e := benchEngine(b, root, st)
-	queries := VariedQueries(root, 100)
+	queries := varied.Queries(root, sourceFiles(root), 100)
 	req := pipeline.Request{Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
 	// One query that is not among them first: the tokenizer's tables.
 	warm := []string{"where is the main entry point"}
@@ -173,43 +172,5 @@ func sourceFiles(root string) []string {
 		return nil
 	})
 	sort.Strings(out)
-	return out
-}
-
-var declName = regexp.MustCompile(`^(?:pub(?:\([^)]*\))?\s+)?(?:func|fn|type|struct|trait|enum)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)`)
-
-// VariedQueries makes n queries from root's own declarations, spread over
-// its files, in a handful of shapes (a fix, a question, a named symbol, a
-// path, free words), so that each seeds and expands differently.
-func VariedQueries(root string, n int) []string {
-	files := sourceFiles(root)
-	var names, paths []string
-	for i := 0; i < len(files) && len(names) < 4*n; i += max(1, len(files)/(4*n)) {
-		f, err := os.Open(filepath.Join(root, files[i]))
-		if err != nil {
-			continue
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			if m := declName.FindStringSubmatch(sc.Text()); m != nil && len(m[1]) > 3 {
-				names = append(names, m[1])
-				paths = append(paths, files[i])
-				break
-			}
-		}
-		f.Close()
-	}
-	shapes := []func(name, path string) string{
-		func(n, _ string) string { return "fix " + n + " returning the wrong result" },
-		func(n, _ string) string { return "how does " + n + " work" },
-		func(n, p string) string { return "@" + p + " why does " + n + " fail" },
-		func(n, _ string) string { return n + " panics on empty input" },
-		func(_, p string) string { return "refactor the code in " + filepath.Dir(p) },
-	}
-	var out []string
-	for i := 0; i < len(names) && len(out) < n; i++ {
-		out = append(out, shapes[i%len(shapes)](names[i], paths[i]))
-	}
 	return out
 }
