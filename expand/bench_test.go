@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/internal/testenv"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/rank/learn"
 )
@@ -63,7 +64,7 @@ func BenchmarkExpandLearned(b *testing.B) {
 		b.Run(tt.name, func(b *testing.B) {
 			// On a shared machine wall time measures the neighbours;
 			// the process's CPU time per query is reported too.
-			before := cpuTime()
+			before := testenv.CPUTime()
 			n := 0
 			for b.Loop() {
 				if _, err := eng.Expand(context.Background(), plan, nil, Options{MaxFiles: 50, Model: tt.model}); err != nil {
@@ -71,7 +72,7 @@ func BenchmarkExpandLearned(b *testing.B) {
 				}
 				n++
 			}
-			b.ReportMetric(float64(cpuTime()-before)/float64(n), "cpu-ns/op")
+			b.ReportMetric(float64(testenv.CPUTime()-before)/float64(n), "cpu-ns/op")
 		})
 	}
 }

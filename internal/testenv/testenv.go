@@ -8,6 +8,9 @@
 // Only tests import it:
 //
 //	func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+//
+// Benchmarks that report CPU time next to wall time read it from
+// [CPUTime].
 package testenv
 
 import (

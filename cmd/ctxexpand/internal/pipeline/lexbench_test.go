@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/rust"
+	"github.com/ctxexpand/ctxexpand/internal/testenv"
 	"github.com/ctxexpand/ctxexpand/rank"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkBuildIndex(b *testing.B) {
 				cache.Content(analyze.FileID(i)) // read once, outside the timing
 			}
 			var files int
-			cpu0 := cpuTime()
+			cpu0 := testenv.CPUTime()
 			for b.Loop() {
 				ix, err := rank.BuildIndex(context.Background(), facts, cache)
 				if err != nil {
@@ -40,7 +41,7 @@ func BenchmarkBuildIndex(b *testing.B) {
 				}
 				files = ix.NumFiles()
 			}
-			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((testenv.CPUTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(files), "files")
 		})
 	}

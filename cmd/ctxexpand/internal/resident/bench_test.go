@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/internal/testenv"
 )
 
 // The resident engine on a real repository: CTXEXPAND_BENCH_ROOT names a
@@ -76,7 +76,7 @@ func BenchmarkResidentQuery(b *testing.B) {
 		}
 	}
 	var took []time.Duration
-	cpu0 := cpuTime()
+	cpu0 := testenv.CPUTime()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		req.Query = queries[i%len(queries)]
@@ -89,14 +89,7 @@ func BenchmarkResidentQuery(b *testing.B) {
 	p50, p95 := percentiles(took)
 	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(len(took)), "cpu-ms/op")
-}
-
-// cpuTime is the CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((testenv.CPUTime()-cpu0).Microseconds())/1000/float64(len(took)), "cpu-ms/op")
 }
 
 // BenchmarkResidentEdit appends a comment line to one source file and
@@ -118,7 +111,7 @@ func BenchmarkResidentEdit(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		start, cpu0 := time.Now(), cpuTime()
+		start, cpu0 := time.Now(), testenv.CPUTime()
 		if err := os.WriteFile(p, append(data, fmt.Sprintf("\n// edit %d\n", i)...), 0o644); err != nil {
 			b.Fatal(err)
 		}
@@ -127,7 +120,7 @@ func BenchmarkResidentEdit(b *testing.B) {
 			b.Fatal(err)
 		}
 		took = append(took, time.Since(start))
-		cpu += cpuTime() - cpu0
+		cpu += testenv.CPUTime() - cpu0
 		b.StopTimer()
 		os.WriteFile(p, data, 0o644)
 		if _, _, err := e.Query(context.Background(), req); err != nil { // apply the restore outside the timing

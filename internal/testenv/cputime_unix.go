@@ -1,14 +1,14 @@
 //go:build unix
 
-package pipeline
+package testenv
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the user and system time the process has used.
-func cpuTime() time.Duration {
+// CPUTime is the user and system time the process has used.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
