@@ -398,12 +398,5 @@ func (o *diffOptions) writeEmpty(io *IO, ch *change) error {
 
 // write sends the payload to --output or stdout.
 func (o *diffOptions) write(io *IO, payload []byte) error {
-	if o.Output != "" {
-		if err := os.WriteFile(o.Output, payload, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", o.Output, err)
-		}
-		return nil
-	}
-	_, err := io.Out.Write(payload)
-	return err
+	return writeOutput(io, o.Output, payload)
 }

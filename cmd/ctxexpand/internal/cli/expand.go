@@ -249,9 +249,15 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 
 // writePayload writes the bundle (or file list) to --output or stdout.
 func (o *expandOptions) writePayload(io *IO, payload []byte) error {
-	if o.Output != "" {
-		if err := os.WriteFile(o.Output, payload, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", o.Output, err)
+	return writeOutput(io, o.Output, payload)
+}
+
+// writeOutput writes a command's payload to the file named by --output,
+// or to stdout when there is none.
+func writeOutput(io *IO, output string, payload []byte) error {
+	if output != "" {
+		if err := os.WriteFile(output, payload, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", output, err)
 		}
 		return nil
 	}
