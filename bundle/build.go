@@ -1,9 +1,12 @@
 package bundle
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/ctxexpand/ctxexpand/tokenize"
 )
@@ -21,7 +24,8 @@ type builder struct {
 
 	extras []*bitem // request order
 	files  []*bitem // request order
-	order  []*bitem // files in output order: explicit first, then by rank
+	order  []*bitem // files in planning order: explicit first, then by rank
+	shown  []*bitem // files in output order: order, or the reading order (File.ReadAt)
 	notes  []string // request notes, then files that could not be read
 	level  frameLevel
 }
@@ -101,6 +105,7 @@ func Build(ctx context.Context, req Request) (*Result, error) {
 			b.order = append(b.order, it)
 		}
 	}
+	b.shown = readingOrder(b.order, b.req.Files)
 	return b.assemble(ctx)
 }
 
@@ -330,4 +335,35 @@ func (b *builder) truncate(it *bitem, limit int) (bopt, bool) {
 		}
 	}
 	return best, true
+}
+
+// readingOrder is the order files are shown in: the planning order, or,
+// when the request gives reading places (File.ReadAt), explicit files
+// first and then by place (files without one last, in planning order).
+// What fits the budget is still chosen in the planning order.
+func readingOrder(order []*bitem, files []File) []*bitem {
+	place := func(it *bitem) int {
+		if p := files[it.idx].ReadAt; p > 0 {
+			return p
+		}
+		return math.MaxInt
+	}
+	any := false
+	for _, it := range order {
+		any = any || files[it.idx].ReadAt > 0
+	}
+	if !any {
+		return order
+	}
+	shown := slices.Clone(order)
+	slices.SortStableFunc(shown, func(a, b *bitem) int {
+		if a.explicit != b.explicit {
+			if a.explicit {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(place(a), place(b))
+	})
+	return shown
 }

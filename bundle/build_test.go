@@ -197,3 +197,43 @@ func TestShownLines(t *testing.T) {
 		}
 	}
 }
+
+// TestReadingOrder: files with reading places are shown in that order,
+// while the budget is spent in the order of the request (relevance).
+func TestReadingOrder(t *testing.T) {
+	goF, rsF := goFile(t), rustFile()
+	goF.Score, rsF.Score = 0.9, 0.2
+	for _, format := range []Format{Markdown, JSON, XML, Plain} {
+		build := func(files []File, budget int) *Result {
+			r, err := Build(context.Background(), Request{Root: fixtureRoot, Budget: budget, Format: format,
+				Counter: newCounter(t, "o200k"), Files: files})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		goFirst := func(r *Result) bool {
+			out := string(r.Output)
+			i, j := strings.Index(out, "service/user.go"), strings.Index(out, "store/mem.rs")
+			return i >= 0 && (j < 0 || i < j)
+		}
+		if r := build([]File{goF, rsF}, 100000); !goFirst(r) {
+			t.Errorf("%s: without reading places the request's order is lost", format)
+		}
+		g, rs := goF, rsF
+		g.ReadAt, rs.ReadAt = 2, 1
+		r := build([]File{g, rs}, 100000)
+		if goFirst(r) {
+			t.Errorf("%s: the reading order puts mem.rs first:\n%s", format, r.Output)
+		}
+		if r.Files[0].Path != g.Path {
+			t.Errorf("%s: the result lists %s first; it keeps the request's order", format, r.Files[0].Path)
+		}
+		// A budget that holds one file whole: the more relevant one
+		// gets it, whatever its place in the reading order.
+		small := build([]File{g, rs}, r.Files[0].Costs[RungFull]+r.Files[1].Costs[RungSpans]/2)
+		if small.Files[0].Rung < small.Files[1].Rung {
+			t.Errorf("%s: the less relevant file got more (%s against %s)", format, small.Files[1].Rung, small.Files[0].Rung)
+		}
+	}
+}

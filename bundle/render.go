@@ -107,7 +107,7 @@ func (b *builder) renderDoc(level frameLevel) (string, int) {
 			extras = append(extras, it.chosen().text)
 		}
 	}
-	for _, it := range b.order {
+	for _, it := range b.shown {
 		switch {
 		case it.cur > 0:
 			files = append(files, it.chosen().text)

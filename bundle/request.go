@@ -131,6 +131,11 @@ type File struct {
 	Spans    []Span   // relevant spans; none means the whole file is the unit
 	Symbols  []Symbol // the file's symbols (top-level at least)
 	Category string   // analyze.Category name: "source", "test", ...
+	// ReadAt is the file's place in the reading order, from 1: when any
+	// file has one, the bundle shows its files in that order (explicit
+	// ones first), while what fits the budget is still chosen in the
+	// order of Request.Files. 0 keeps the order of Request.Files.
+	ReadAt int
 }
 
 // Extra is explicit content that is not a repository file: the text of an

@@ -103,6 +103,9 @@ type File struct {
 	Lang     analyze.Lang
 	Category analyze.Category
 	Spans    []Span
+	// ReadAt is the file's place in the reading order, from 1, when that
+	// differs from the ranking (reading.go); 0 otherwise.
+	ReadAt int
 }
 
 // Seed is a starting point of the expansion, for --explain.
@@ -130,8 +133,10 @@ type Result struct {
 	// list was cut to MaxFiles.
 	Considered int
 	Warnings   []string
-	// Ranker is RankerLearned or RankerHand.
-	Ranker string
+	// Ranker is RankerLearned or RankerHand, and RankerWhy, when the
+	// caller chose it by the query's kind, says so.
+	Ranker    string
+	RankerWhy string
 	// Candidates are the files the learned ranker scores, with their
 	// features (FeatureNames), when Options.Features asked for them.
 	Candidates []Candidate
@@ -227,6 +232,7 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 	})
 	res.Considered = len(ranked)
 	res.Ranker = RankerHand
+	var hand []rank.FileRank // the hand-weighted order, when the model ranks
 	if opt.Model != nil || opt.Features {
 		cands := e.candidates(featureInput{
 			plan:     plan,
@@ -243,6 +249,7 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		}
 		if opt.Model != nil {
 			cands = e.dropZeroCategories(cands, ranked, opt.Weights, includeTests)
+			hand = ranked
 			ranked = e.learnedRank(cands, ranked, opt.Model, opt.MaxFiles)
 			res.Ranker = RankerLearned
 		}
@@ -261,6 +268,9 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 			Category: f.Category,
 			Spans:    e.spans(fr, sb.explicitSpans[fr.File], opt.MaxSpans),
 		})
+	}
+	if hand != nil && focusedFix(plan, res) {
+		setReadingOrder(res.Files, hand)
 	}
 	res.Functions = e.rankFunctions(res.Files, lex)
 	return res, nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/rank"
 	"github.com/ctxexpand/ctxexpand/rank/learn"
 )
@@ -20,15 +21,101 @@ const (
 	RankerLearned = "learned"
 	// RankerHand is rank.Combine's hand-weighted sum.
 	RankerHand = "hand"
-	// DefaultRanker is the ranker of a request that names none. The
-	// learned model ranks the files a fix changes better than the
-	// hand-weighted sum (benchmarks/learn/cv.md, benchmarks/ranking.md),
-	// but it does not keep the engineering order of a focused fix (the
-	// named symbol's file, what it calls and uses, its tests, its
-	// callers, the entry point last): it puts callers and tests above
-	// the code the symbol calls. Until it does, it is asked for by name.
-	DefaultRanker = RankerHand
+	// RankerAuto picks one of the two by the kind of query (RankerFor).
+	RankerAuto = "auto"
+	// DefaultRanker is the ranker of a request that names none.
+	DefaultRanker = RankerAuto
 )
+
+// RankerFor is the ranker RankerAuto picks for a kind of query, and why.
+//
+// The learned model was trained on fixes: on commits it had never seen it
+// finds the changed files more often than the hand-weighted sum, and on
+// issue reports too (benchmarks/ranking.md). It has never seen a question
+// or a lookup: on "how does X work" it puts X's tests above X, and for a
+// bare name it weighs words above the declaration. Those, and diff review
+// (the impact walk's order), are ranked by hand.
+func RankerFor(k query.Kind) (ranker, why string) {
+	switch k {
+	case query.KindFix, query.KindIssue, "":
+		return RankerLearned, "the model trained on fixes, for a " + kindNoun(k)
+	}
+	return RankerHand, "hand weights, for a " + kindNoun(k)
+}
+
+func kindNoun(k query.Kind) string {
+	switch k {
+	case query.KindIssue:
+		return "report"
+	case query.KindQuestion:
+		return "question"
+	case query.KindLookup:
+		return "lookup"
+	case query.KindDiff:
+		return "diff review"
+	}
+	return "fix"
+}
+
+// LikelyProbability is the model's probability below which a file is
+// unlikely to matter. The learned ranking orders the likely files by the
+// model; the unlikely ones follow in the hand-weighted order, which keeps
+// the structure of the code (what the named symbol calls, its tests, its
+// callers, the entry point last): where every candidate is unlikely — a
+// small repository, a query the model cannot read — structure decides.
+// Chosen before measuring, as one chance in ten; not fitted.
+const LikelyProbability = 0.1
+
+// Relevance is what places a candidate in the learned ranking.
+type Relevance struct {
+	Explicit      bool // an @reference: first, in ExplicitOrder
+	ExplicitOrder int
+	Margin        float64 // the model's margin
+	Prob          float64 // its calibrated probability
+	// HandPos is the file's position in the hand-weighted ranking, from
+	// 0; -1 when that ranking does not hold it.
+	HandPos int
+	Path    string
+}
+
+// CompareRelevance orders two candidates of the learned ranking:
+// explicit files first, in their order; then the likely files (at least
+// LikelyProbability) by margin; then the rest in the hand-weighted order,
+// and those it did not rank by margin; ties by path.
+func CompareRelevance(a, b Relevance) int {
+	if a.Explicit != b.Explicit {
+		if a.Explicit {
+			return -1
+		}
+		return 1
+	}
+	if a.Explicit && a.ExplicitOrder != b.ExplicitOrder {
+		return cmp.Compare(a.ExplicitOrder, b.ExplicitOrder)
+	}
+	la, lb := a.Prob >= LikelyProbability, b.Prob >= LikelyProbability
+	if la != lb {
+		if la {
+			return -1
+		}
+		return 1
+	}
+	if !la {
+		ha, hb := a.HandPos >= 0, b.HandPos >= 0
+		switch {
+		case ha && hb && a.HandPos != b.HandPos:
+			return cmp.Compare(a.HandPos, b.HandPos)
+		case ha != hb:
+			if ha {
+				return -1
+			}
+			return 1
+		}
+	}
+	if a.Margin != b.Margin {
+		return cmp.Compare(b.Margin, a.Margin)
+	}
+	return strings.Compare(a.Path, b.Path)
+}
 
 // minContrib is the least contribution (in margin units) a feature needs
 // to be listed among a file's contributions.
@@ -144,37 +231,30 @@ func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, model *lea
 	for i := range hand {
 		byFile[hand[i].File] = &hand[i]
 	}
+	handPos := make(map[analyze.FileID]int, len(hand))
+	for i := range hand {
+		handPos[hand[i].File] = i
+	}
 	margins := make([]float64, len(cands))
 	hands := make([]*rank.FileRank, len(cands))
+	rel := make([]Relevance, len(cands))
 	var scratch learn.Scratch
 	for i := range cands {
 		margins[i] = model.Margin(cands[i].Features[:], &scratch)
 		hands[i] = byFile[cands[i].File]
-	}
-	path := func(i int) string {
-		if hands[i] != nil {
-			return hands[i].Path
+		r := Relevance{Margin: margins[i], Prob: model.Model().Probability(margins[i]), HandPos: -1, Path: e.Facts.Files[cands[i].File].Path}
+		if h := hands[i]; h != nil {
+			r.Explicit, r.ExplicitOrder, r.Path = h.Explicit, h.ExplicitOrder, h.Path
+			r.HandPos = handPos[cands[i].File]
 		}
-		return e.Facts.Files[cands[i].File].Path
+		rel[i] = r
 	}
+	path := func(i int) string { return rel[i].Path }
 	order := make([]int, len(cands))
 	for i := range order {
 		order[i] = i
 	}
-	sort.Slice(order, func(x, y int) bool {
-		a, b := order[x], order[y]
-		ea, eb := hands[a] != nil && hands[a].Explicit, hands[b] != nil && hands[b].Explicit
-		if ea != eb {
-			return ea
-		}
-		if ea && hands[a].ExplicitOrder != hands[b].ExplicitOrder {
-			return hands[a].ExplicitOrder < hands[b].ExplicitOrder
-		}
-		if margins[a] != margins[b] {
-			return margins[a] > margins[b]
-		}
-		return path(a) < path(b)
-	})
+	slices.SortFunc(order, func(a, b int) int { return CompareRelevance(rel[a], rel[b]) })
 	contrib := make([]float64, numFeatures)
 	shown := make([]int, 0, numFeatures)
 	ranked := make([]rank.FileRank, len(order))

@@ -46,6 +46,9 @@ func (e *Engine) spendNames(plan *query.Plan, res []rank.Resolution) *spentNames
 	if plan.Action != query.ActionDebug {
 		return nil
 	}
+	// A bare word that named a declaration (Entity.Bare) is still a word
+	// of the task: its term counts wherever it appears.
+	res = slices.DeleteFunc(slices.Clone(res), func(r rank.Resolution) bool { return r.Entity.Bare })
 	spent := spentTerms(plan, res)
 	if len(spent) == 0 {
 		return nil

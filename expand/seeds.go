@@ -108,6 +108,14 @@ func (sb *seedBuilder) entities(plan *query.Plan, res *Result) {
 			continue
 		}
 		r := sb.e.Names.Resolve(ent)
+		if ent.Bare {
+			// A plain word stands for a symbol only where one is declared
+			// with exactly its spelling; otherwise it is a word, and says
+			// nothing about names.
+			if r = exactDeclarations(sb.e.Facts, r); len(r.Matches) == 0 {
+				continue
+			}
+		}
 		res.Resolutions = append(res.Resolutions, r)
 		if len(r.Matches) == 0 {
 			res.Warnings = append(res.Warnings, r.Describe(sb.e.Facts))
@@ -476,5 +484,24 @@ func pow(x float64, n int) float64 {
 	for i := 0; i < n; i++ {
 		r *= x
 	}
+	return r
+}
+
+// exactDeclarations keeps the matches of a resolution that are spelled
+// exactly as the name and declare a type, a trait, a function, a method,
+// a module, a macro or a constant (not a field, a variable or a variant,
+// whose names are common words).
+func exactDeclarations(facts *analyze.Facts, r rank.Resolution) rank.Resolution {
+	var keep []rank.Match
+	for _, m := range r.Matches {
+		if m.How != rank.MatchExact {
+			continue
+		}
+		switch k := facts.Symbols[m.Sym].Kind; {
+		case k.IsType(), k.IsCallable(), k == analyze.KindModule, k == analyze.KindMacro, k == analyze.KindConst, k == analyze.KindStatic:
+			keep = append(keep, m)
+		}
+	}
+	r.Matches, r.Suggestions = keep, nil
 	return r
 }

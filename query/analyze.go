@@ -94,6 +94,8 @@ func AnalyzeWith(text string, tw TextWeights) *Plan {
 		p.Keywords[i] = t.Text
 	}
 	classify(p, prose, area)
+	b.addBareNames(titleLine(prose[area.end:]))
+	p.Kind = detectKind(p, prose, area, b.multi, hasTaskVerb(p, prose[area.end:], area), failing(prose[area.end:]) || len(p.Errors) > 0)
 	return p
 }
 

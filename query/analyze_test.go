@@ -29,6 +29,9 @@ func viewOf(p *Plan) planView {
 	v := planView{Action: p.Action, Scope: p.Scope, Strategy: p.Strategy, Depth: p.Depth,
 		IncludeTests: p.IncludeTests, Paths: p.Paths, Areas: p.Areas, Errors: p.Errors, Frames: len(p.Frames)}
 	for _, e := range p.Entities {
+		if e.Bare {
+			continue // a possible name, seeded only if declared (TestBareNames)
+		}
 		s := fmt.Sprintf("%s %s %v", e.Kind, e.Raw, e.Parts)
 		if e.Explicit {
 			s += " !"

@@ -83,6 +83,7 @@ func (p *Plan) Explain() string {
 	fmt.Fprintf(&b, "plan (%s)\n", p.Planner)
 	row("query", oneLine(p.Text, 160))
 	row("action", string(p.Action))
+	row("kind", string(p.Kind))
 	row("scope", fmt.Sprintf("%s, complexity %d/5", p.Scope, p.Complexity))
 	tests := "tests included"
 	if !p.IncludeTests {
@@ -99,6 +100,9 @@ func (p *Plan) Explain() string {
 		}
 		if e.Explicit {
 			s += ", explicit"
+		}
+		if e.Bare {
+			s += ", if declared so"
 		}
 		ents = append(ents, s+")")
 	}

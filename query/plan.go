@@ -64,6 +64,12 @@ type Entity struct {
 	// output, and less again for a plain word in back-ticks there (a
 	// config key, a value). 0 means 1 (planners that do not weigh).
 	Salience float64
+	// Bare is true for a plain word that may name a symbol though its
+	// spelling does not say so ("Router" in "how does Router match
+	// paths", or a query that is one word): it seeds only a symbol
+	// declared with exactly that spelling, and is dropped silently
+	// otherwise.
+	Bare bool
 }
 
 // Weight is the entity's salience, 1 when unset.
@@ -119,6 +125,7 @@ type Plan struct {
 	Text       string   // the query as given
 	Clean      string   // the query with @references removed
 	Action     Action   //
+	Kind       Kind     // fix, issue, question or lookup (kind.go); diff mode sets diff
 	Terms      []Term   // weighted search terms, deduplicated, in order of first appearance
 	Keywords   []string // the distinct term texts, for display
 	Entities   []Entity //

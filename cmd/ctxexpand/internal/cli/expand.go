@@ -52,7 +52,8 @@ type expandOptions struct {
 	// import off, index.scip at the root included.
 	SCIP   []string
 	NoSCIP bool
-	// Ranker is "learned" (the shipped model) or "hand" (the default).
+	// Ranker is "auto" (the default: by the query's kind), "learned" (the
+	// shipped model) or "hand".
 	Ranker string
 	// NoServer answers locally even when a server runs for the root
 	// (viaserver.go).
@@ -89,9 +90,9 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.Model, "ollama-model", "", "model for --planner ollama (default $OLLAMA_MODEL)")
 	f.StringVar(&o.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any); flags override it")
 	o.changed = f.Changed
-	registerCompletions(cmd, map[string][]string{"format": bundleFormats, "tokenizer": tokenizers, "truncation": truncations, "planner": planners, "ranker": {expand.RankerLearned, expand.RankerHand}})
+	registerCompletions(cmd, map[string][]string{"format": bundleFormats, "tokenizer": tokenizers, "truncation": truncations, "planner": planners, "ranker": {expand.RankerAuto, expand.RankerLearned, expand.RankerHand}})
 	f.BoolVar(&o.NoHistory, "no-history", false, "rank without the version-control prior (how recently files changed)")
-	f.StringVar(&o.Ranker, "ranker", expand.DefaultRanker, "file ranking: hand (weights set by hand; configured weights apply to it) or learned (a model trained on real fixes: better at finding the files a fix changes, but it does not keep a focused fix's engineering order)")
+	f.StringVar(&o.Ranker, "ranker", expand.DefaultRanker, "file ranking: auto (by the kind of query: the learned model for fixes and reports, hand weights for questions, lookups and diff review), learned (a model trained on real fixes) or hand (weights set by hand; configured weights apply to it)")
 	f.StringVar(&o.Backend, "backend", o.Backend, "analysis: builtin, or lsp (a language server; falls back to builtin if it fails)")
 	f.StringVar(&o.LSPCmd, "lsp-cmd", "", `language server command for --backend lsp (default "gopls" for Go, "rust-analyzer" for Rust)`)
 	f.StringArrayVar(&o.SCIP, "scip", nil, "SCIP index to read (repeatable; index.scip at the root is read when present): its exact edges replace by-name ones, and it brings in TypeScript, JavaScript and Python")
@@ -124,9 +125,9 @@ func (o *expandOptions) validate() error {
 		return usagef("--planner must be heuristic or ollama, got %q", o.Planner)
 	}
 	switch o.Ranker {
-	case expand.RankerLearned, expand.RankerHand:
+	case expand.RankerAuto, expand.RankerLearned, expand.RankerHand:
 	default:
-		return usagef("--ranker must be %s or %s, got %q", expand.RankerLearned, expand.RankerHand, o.Ranker)
+		return usagef("--ranker must be %s, %s or %s, got %q", expand.RankerAuto, expand.RankerLearned, expand.RankerHand, o.Ranker)
 	}
 	switch o.Backend {
 	case pipeline.BackendBuiltin, pipeline.BackendLSP:

@@ -68,6 +68,7 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 			Reasons:  f.Reasons,
 			Explicit: f.Explicit,
 			Category: f.Category.String(),
+			ReadAt:   f.ReadAt,
 		}
 		for _, sp := range f.Spans {
 			bf.Spans = append(bf.Spans, bundle.Span{Start: sp.Start, End: sp.End, Symbol: sp.Symbol})

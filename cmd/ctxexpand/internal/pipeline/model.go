@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/rank/learn"
 )
 
@@ -30,22 +31,28 @@ func ShippedModel() (*learn.Bound, error) {
 	return shipped.model, shipped.err
 }
 
-// rankingModel is the model a request's ranker asks for: nil for the
-// hand-weighted ranker (or when no model ships). An empty ranker is
-// expand.DefaultRanker.
-func rankingModel(ranker string) (*learn.Bound, error) {
+// rankingModel is the model a request's ranker asks for, with the ranker
+// it comes to and why: nil for the hand-weighted ranker (or when no model
+// ships). An empty ranker is expand.DefaultRanker; expand.RankerAuto
+// picks by the plan's kind (expand.RankerFor).
+func rankingModel(ranker string, kind query.Kind) (*learn.Bound, string, string, error) {
+	why := ""
 	if ranker == "" {
 		ranker = expand.DefaultRanker
+	}
+	if ranker == expand.RankerAuto {
+		ranker, why = expand.RankerFor(kind)
+		why = "auto: " + why
 	}
 	switch ranker {
 	case expand.RankerLearned:
 		m, err := ShippedModel()
 		if err != nil {
-			return nil, fmt.Errorf("the shipped ranking model cannot be used (rebuild ctxexpand, or pass --ranker hand): %w", err)
+			return nil, "", "", fmt.Errorf("the shipped ranking model cannot be used (rebuild ctxexpand, or pass --ranker hand): %w", err)
 		}
-		return m, nil
+		return m, ranker, why, nil
 	case expand.RankerHand:
-		return nil, nil
+		return nil, ranker, why, nil
 	}
-	return nil, fmt.Errorf("unknown ranker %q: use %s or %s", ranker, expand.RankerLearned, expand.RankerHand)
+	return nil, "", "", fmt.Errorf("unknown ranker %q: use %s, %s or %s", ranker, expand.RankerAuto, expand.RankerLearned, expand.RankerHand)
 }

@@ -89,7 +89,10 @@ func (o *Output) WriteExplain(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %.3f  %-10s %s  %s\n", s.Score, s.Source, s.Label, loc)
 	}
-	fmt.Fprintf(w, "== ranking (%s)\n", rankerTitle(o.Result.Ranker))
+	fmt.Fprintf(w, "== ranking (%s)\n", rankerTitle(o.Result.Ranker, o.Result.RankerWhy))
+	if o.Result.Ranker == expand.RankerLearned {
+		fmt.Fprintf(w, "files the model gives less than %.2f follow the hand-weighted order (the code's structure)\n", expand.LikelyProbability)
+	}
 	rungs := map[string][2]string{}
 	if o.BundleResult != nil {
 		for _, fr := range o.BundleResult.Files {
@@ -160,9 +163,13 @@ func contribLine(cs []rank.Contrib, n int) string {
 	return strings.Join(parts, ", ")
 }
 
-func rankerTitle(r string) string {
+func rankerTitle(r, why string) string {
+	t := "hand-weighted"
 	if r == expand.RankerLearned {
-		return "learned model; score = probability the change touches the file"
+		t = "learned model; score = probability the change touches the file"
 	}
-	return "hand-weighted"
+	if why != "" {
+		t += "; " + why
+	}
+	return t
 }

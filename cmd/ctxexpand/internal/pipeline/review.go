@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/tokenize"
 )
 
@@ -43,11 +44,10 @@ type Review struct {
 // fetched in a review.
 func ReviewRequest(req Request, rv Review) Request {
 	rep := rv.Report
-	if req.Ranker == "" {
-		// The learned model is trained on task descriptions; what a
-		// change affects is the impact strategy's hand-weighted walk.
-		req.Ranker = expand.RankerHand
-	}
+	// A review is a kind of its own: the learned model is trained on task
+	// descriptions, and what a change affects is the impact strategy's
+	// hand-weighted walk (expand.RankerFor).
+	req.Kind = query.KindDiff
 	seeds, dropped := rep.Seeds(0)
 	req.Explicit = append([]expand.Explicit(nil), req.Explicit...)
 	for _, sd := range seeds {

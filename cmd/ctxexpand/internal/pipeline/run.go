@@ -55,9 +55,13 @@ type Request struct {
 	// Weights of the hand-weighted ranking; the zero value means
 	// rank.DefaultWeights.
 	Weights rank.Weights
-	// Ranker is expand.RankerLearned (the shipped model, see model.go) or
-	// expand.RankerHand; empty means expand.DefaultRanker.
+	// Ranker is expand.RankerAuto (by the query's kind), RankerLearned
+	// (the shipped model, see model.go) or RankerHand; empty means
+	// expand.DefaultRanker.
 	Ranker string
+	// Kind, when set, is the query's kind instead of the one the planner
+	// reads from its text (diff review sets query.KindDiff).
+	Kind query.Kind
 	// Features asks for the candidates' feature vectors in
 	// Output.Result.Candidates (training data).
 	Features bool
@@ -256,7 +260,14 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	explicit := append(append([]expand.Explicit(nil), req.Explicit...), rr.explicit...)
 	expandStart := time.Now()
 	similar, similarDetail := s.similarCommits(plan)
-	model, err := rankingModel(req.Ranker) // model.go
+	if req.Kind != "" {
+		k, ok := query.ParseKind(string(req.Kind))
+		if !ok {
+			return nil, fmt.Errorf("unknown query kind %q: use one of %v", req.Kind, query.Kinds)
+		}
+		plan.Kind = k
+	}
+	model, ranker, rankerWhy, err := rankingModel(req.Ranker, plan.Kind) // model.go
 	if err != nil {
 		return nil, err
 	}
@@ -281,6 +292,9 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if res.Ranker == ranker {
+		res.RankerWhy = rankerWhy
 	}
 	logPhase(ctx, s.log, "expand", expandStart, "strategies", strings.Join(res.Strategies, "+"), "depth", res.Depth, "seeds", len(res.Seeds), "considered", res.Considered, "ranked", len(res.Files))
 	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || cut || fctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}

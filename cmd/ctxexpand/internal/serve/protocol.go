@@ -89,6 +89,8 @@ type Query struct {
 	ContextLines int           `json:"context_lines,omitempty"`
 	Weights      *rank.Weights `json:"weights,omitempty"`
 	Ranker       string        `json:"ranker,omitempty"`
+	// Kind overrides the query's kind (query.Kind), as diff review does.
+	Kind string `json:"kind,omitempty"`
 	// Timeout bounds the query on the server (0: none).
 	Timeout time.Duration `json:"timeout,omitempty"`
 	// What to render besides the output: the explanation and notes.

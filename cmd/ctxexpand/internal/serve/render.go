@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/rank"
 )
 
@@ -29,7 +30,7 @@ func QueryFrom(r pipeline.Request) *Query {
 		Text: r.Query, Budget: r.Budget, MaxFiles: r.MaxFiles, Depth: r.Depth, Strategy: r.Strategy,
 		Format: r.Format, Tokenizer: r.Tokenizer, NoTests: r.NoTests, NoNetwork: r.NoNetwork,
 		Planner: r.Planner, OllamaHost: r.OllamaHost, OllamaModel: r.OllamaModel, Truncation: r.Truncation,
-		TokenMargin: r.TokenMargin, ContextLines: r.ContextLines, Ranker: r.Ranker,
+		TokenMargin: r.TokenMargin, ContextLines: r.ContextLines, Ranker: r.Ranker, Kind: string(r.Kind),
 	}
 	if r.Weights != (rank.Weights{}) {
 		w := r.Weights
@@ -45,7 +46,7 @@ func (q *Query) PipelineRequest(root string) pipeline.Request {
 		Strategy: q.Strategy, Format: q.Format, Tokenizer: q.Tokenizer, NoTests: q.NoTests,
 		NoNetwork: q.NoNetwork, Planner: q.Planner, OllamaHost: q.OllamaHost, OllamaModel: q.OllamaModel,
 		Truncation: q.Truncation, TokenMargin: q.TokenMargin, ContextLines: q.ContextLines,
-		Ranker: q.Ranker,
+		Ranker: q.Ranker, Kind: query.Kind(q.Kind),
 	}
 	if q.Weights != nil {
 		r.Weights = *q.Weights

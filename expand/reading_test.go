@@ -1,0 +1,73 @@
+package expand
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/query"
+	"github.com/ctxexpand/ctxexpand/rank"
+)
+
+func TestCompareRelevance(t *testing.T) {
+	rs := []Relevance{
+		{Path: "unranked-high", Margin: 0.5, Prob: 0.05, HandPos: -1},
+		{Path: "unlikely-hand2", Margin: 2, Prob: 0.09, HandPos: 2},
+		{Path: "likely-b", Margin: 3, Prob: 0.3, HandPos: 5},
+		{Path: "explicit", Margin: -9, Prob: 0.01, HandPos: 9, Explicit: true},
+		{Path: "unlikely-hand0", Margin: -1, Prob: 0.01, HandPos: 0},
+		{Path: "likely-a", Margin: 4, Prob: 0.6, HandPos: 7},
+		{Path: "unranked-low", Margin: 0.1, Prob: 0.02, HandPos: -1},
+	}
+	slices.SortFunc(rs, CompareRelevance)
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.Path)
+	}
+	want := []string{"explicit", "likely-a", "likely-b", "unlikely-hand0", "unlikely-hand2", "unranked-high", "unranked-low"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}
+
+func TestSetReadingOrder(t *testing.T) {
+	file := func(id int, explicit bool) File {
+		return File{FileRank: rank.FileRank{File: analyze.FileID(id), Explicit: explicit}}
+	}
+	hand := []rank.FileRank{{File: 3}, {File: 1}, {File: 2}}
+	// Ranked by relevance: 1, 2, 3, 4 (4 is not in the hand order).
+	files := []File{file(1, false), file(2, false), file(3, false), file(4, false)}
+	setReadingOrder(files, hand)
+	var got []int
+	for _, f := range files {
+		got = append(got, f.ReadAt)
+	}
+	if want := []int{2, 3, 1, 4}; !slices.Equal(got, want) {
+		t.Errorf("reading places %v, want %v", got, want)
+	}
+	// The same order: nothing to say.
+	same := []File{file(3, false), file(1, false), file(2, false)}
+	setReadingOrder(same, hand)
+	for _, f := range same {
+		if f.ReadAt != 0 {
+			t.Errorf("file %d got place %d in an unchanged order", f.File, f.ReadAt)
+		}
+	}
+	// Explicit files read first.
+	ex := []File{file(1, false), file(9, true)}
+	setReadingOrder(ex, hand)
+	if ex[1].ReadAt != 1 || ex[0].ReadAt != 2 {
+		t.Errorf("explicit file placed %d, other %d", ex[1].ReadAt, ex[0].ReadAt)
+	}
+}
+
+func TestRankerFor(t *testing.T) {
+	for k, want := range map[query.Kind]string{
+		query.KindFix: RankerLearned, query.KindIssue: RankerLearned, "": RankerLearned,
+		query.KindQuestion: RankerHand, query.KindLookup: RankerHand, query.KindDiff: RankerHand,
+	} {
+		if got, why := RankerFor(k); got != want || why == "" {
+			t.Errorf("RankerFor(%q) = %s (%q), want %s", k, got, why, want)
+		}
+	}
+}
