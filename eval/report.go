@@ -10,11 +10,14 @@ import (
 
 // Report is the outcome of a run.
 type Report struct {
-	Dataset string        `json:"dataset,omitempty"`
-	Rankers []string      `json:"rankers"`
-	Budgets []int         `json:"budgets"`
-	Jobs    int           `json:"jobs"`
-	Wall    time.Duration `json:"wall_ns"`
+	Dataset string   `json:"dataset,omitempty"`
+	Rankers []string `json:"rankers"`
+	// Reference is the ranker the paired comparisons take as their
+	// baseline (paired.go); empty means ctxexpand, or the first ranker.
+	Reference string        `json:"reference,omitempty"`
+	Budgets   []int         `json:"budgets"`
+	Jobs      int           `json:"jobs"`
+	Wall      time.Duration `json:"wall_ns"`
 	// PeakRSS is the process's peak resident set size (VmHWM) at the end
 	// of the run, in bytes; 0 where the system does not report it.
 	PeakRSS uint64 `json:"peak_rss_bytes"`
@@ -195,6 +198,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			writeRow(&b, row)
 		}
 	}
+	r.writePaired(&b)
 	r.writeFunctionTables(&b)
 	if n := r.CheckoutErrors(); n > 0 {
 		fmt.Fprintf(&b, "\n%d instance(s) left out: no checkout could be made (see the JSON report).\n", n)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/query"
+	"github.com/ctxexpand/ctxexpand/rank/learn"
 )
 
 type benchOptions struct {
@@ -35,6 +37,10 @@ type benchOptions struct {
 	CacheDir string
 	// TextWeights is a JSON file of named query.TextWeights to compare.
 	TextWeights string
+	// Replay is a directory of feature dumps to re-rank offline, with
+	// Model (a model file; default the shipped one).
+	Replay string
+	Model  string
 }
 
 func newBenchCmd(io *IO) *cobra.Command {
@@ -62,6 +68,18 @@ one ctxexpand-tw-NAME ranker per set of weights for reading issue-shaped
 queries, loading each commit once, as a dump does, and without bundles: how
 the weights are fitted on benchmarks/data/issues-train.jsonl.
 
+--replay DIR re-ranks the feature dumps under DIR offline, with no repository,
+checkout or analysis (seconds for a thousand instances): bm25 and hand order
+the dumped candidates by their features, learned by the model (--model FILE,
+default the shipped one) as the learned ranker does, learned-margin by the
+model's margin alone, and ctxexpand as the default ranker does (by the query's
+kind). --dataset, when given, keeps the dumps of its instances; --lang and
+--repo filter too. Gold files that were not candidates count as missed.
+
+Every report ends with paired differences against ctxexpand (or the first
+ranker): the mean difference per instance, its 95% bootstrap interval, wins and
+losses, and the sign test's p-value.
+
 Repositories are read from DIR/OWNER+NAME/repo (git directories with history);
 checkouts are cached in --work and reused across runs.`,
 		Example: `  ctxexpand bench --dataset bench/dev.jsonl --repos ~/bench-repos --lang go --limit 20
@@ -85,6 +103,8 @@ checkouts are cached in --work and reused across runs.`,
 	f.StringVar(&o.Dump, "dump-features", "", "write each instance's candidate features and labels under this directory (training data)")
 	f.StringVar(&o.CacheDir, "cache-dir", "", "on-disk index for --dump-features and --text-weights (default: WORK/index)")
 	f.StringVar(&o.TextWeights, "text-weights", "", "compare these named query.TextWeights (JSON object) on the dataset")
+	f.StringVar(&o.Replay, "replay", "", "re-rank the feature dumps under this directory offline (no repositories needed)")
+	f.StringVar(&o.Model, "model", "", "ranking model file for --replay (default: the shipped model)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
 }
@@ -97,11 +117,7 @@ func (o *benchOptions) rankers() ([]eval.Ranker, error) {
 		"ctxexpand-hand":    &pipeline.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Sessions: shared},
 		"ctxexpand-learned": &pipeline.Ranker{Label: "ctxexpand-learned", Strategy: "auto", Ranker: expand.RankerLearned, Sessions: shared},
 	}
-	other := "ctxexpand-learned" // the ranker that is not the default
-	if expand.DefaultRanker == expand.RankerLearned {
-		other = "ctxexpand-hand"
-	}
-	order := []string{"bm25", "ctxexpand", other}
+	order := []string{"bm25", "ctxexpand", "ctxexpand-learned", "ctxexpand-hand"}
 	for _, n := range expand.Names() {
 		name := "ctxexpand-" + n
 		all[name] = &pipeline.Ranker{Label: name, Strategy: n, Sessions: shared}
@@ -126,6 +142,12 @@ func (o *benchOptions) rankers() ([]eval.Ranker, error) {
 }
 
 func (o *benchOptions) run(ctx context.Context, io *IO) error {
+	if o.Replay != "" {
+		return o.replay(io)
+	}
+	if o.Model != "" {
+		return usagef("--model is for --replay")
+	}
 	if o.Dataset == "" || o.Repos == "" {
 		return usagef("bench needs --dataset FILE and --repos DIR")
 	}
@@ -250,4 +272,106 @@ func (o *benchOptions) dumpRankers() ([]eval.Ranker, error) {
 		return nil, err
 	}
 	return []eval.Ranker{&pipeline.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Features: true, Index: st}}, nil
+}
+
+// replayRankers are the rankers --replay runs, by name.
+func (o *benchOptions) replayRankers() ([]eval.ReplayRanker, error) {
+	var model *learn.Model
+	var err error
+	if o.Model != "" {
+		data, rerr := os.ReadFile(o.Model)
+		if rerr != nil {
+			return nil, fmt.Errorf("reading --model: %w", rerr)
+		}
+		model, err = learn.Parse(data)
+	} else {
+		model, err = learn.Default()
+	}
+	if err != nil || model == nil {
+		return nil, fmt.Errorf("no ranking model to replay (pass --model FILE): %v", err)
+	}
+	all := map[string]eval.ReplayRanker{
+		"bm25":           eval.FeatureOrder{Label: "bm25", Feature: "bm25"},
+		"hand":           eval.FeatureOrder{Label: "hand", Feature: "hand"},
+		"learned":        &pipeline.ModelReplay{Label: "learned", Model: model, Mode: pipeline.ReplayLearned},
+		"learned-margin": &pipeline.ModelReplay{Label: "learned-margin", Model: model, Mode: pipeline.ReplayMargin},
+		"ctxexpand":      &pipeline.ModelReplay{Label: "ctxexpand", Model: model, Mode: pipeline.ReplayAuto},
+	}
+	names := o.Rankers
+	if len(names) == 0 {
+		names = []string{"bm25", "ctxexpand", "learned", "learned-margin", "hand"}
+	}
+	var out []eval.ReplayRanker
+	for _, n := range names {
+		r, ok := all[n]
+		if !ok {
+			var known []string
+			for k := range all {
+				known = append(known, k)
+			}
+			return nil, usagef("unknown ranker %q for --replay; choose from %s", n, strings.Join(sortedStrings(known), ", "))
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// replay re-ranks stored feature dumps (eval.Replay) and reports.
+func (o *benchOptions) replay(io *IO) error {
+	if o.Dump != "" || o.TextWeights != "" || o.Repos != "" {
+		return usagef("--replay reads dumps only; leave out --repos, --dump-features and --text-weights")
+	}
+	rankers, err := o.replayRankers()
+	if err != nil {
+		return err
+	}
+	keep, err := o.replayFilter()
+	if err != nil {
+		return err
+	}
+	recs, err := eval.ReadDumps(o.Replay, keep)
+	if err != nil {
+		return err
+	}
+	rep, err := eval.Replay(recs, rankers)
+	if err != nil {
+		return err
+	}
+	rep.Dataset = o.Dataset
+	if err := rep.WriteMarkdown(io.Out); err != nil {
+		return err
+	}
+	if o.JSONOut != "" {
+		if err := writeFileWith(o.JSONOut, rep.WriteJSON); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replayFilter selects dumps by --dataset, --lang, --repo and --limit.
+func (o *benchOptions) replayFilter() (func(*eval.DumpRecord) bool, error) {
+	var ids map[string]bool
+	if o.Dataset != "" {
+		insts, err := eval.LoadDataset(o.Dataset)
+		if err != nil {
+			return nil, err
+		}
+		ids = map[string]bool{}
+		for _, in := range insts {
+			ids[in.ID] = true
+		}
+	}
+	n := 0
+	return func(rec *eval.DumpRecord) bool {
+		switch {
+		case ids != nil && !ids[rec.ID],
+			len(o.RepoSel) > 0 && !slices.Contains(o.RepoSel, rec.Repo),
+			len(o.Langs) > 0 && !slices.Contains(o.Langs, rec.Lang),
+			o.Limit > 0 && n >= o.Limit:
+			return false
+		}
+		n++
+		return true
+	}, nil
 }
