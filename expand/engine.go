@@ -250,7 +250,7 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		if opt.Model != nil {
 			cands = e.dropZeroCategories(cands, ranked, opt.Weights, includeTests)
 			hand = ranked
-			ranked = e.learnedRank(cands, ranked, opt.Model, opt.MaxFiles)
+			ranked = e.learnedRank(cands, ranked, opt.Model, opt.MaxFiles, focusedFix(plan, res))
 			res.Ranker = RankerLearned
 		}
 	}

@@ -58,20 +58,33 @@ func kindNoun(k query.Kind) string {
 }
 
 // LikelyProbability is the model's probability below which a file is
-// unlikely to matter. The learned ranking orders the likely files by the
-// model; the unlikely ones follow in the hand-weighted order, which keeps
-// the structure of the code (what the named symbol calls, its tests, its
-// callers, the entry point last): where every candidate is unlikely — a
-// small repository, a query the model cannot read — structure decides.
-// Chosen before measuring, as one chance in ten; not fitted.
+// unlikely to matter. In a focused fix whose names resolved
+// (StructureDecides), the learned ranking orders the likely files by the
+// model and the unlikely ones in the hand-weighted order, which keeps the
+// structure of the code (what the named symbol calls, its tests, its
+// callers, the entry point last): where every candidate but the named
+// symbol's file is unlikely — a small service, a query the model cannot
+// read — structure decides. Chosen before measuring, as one chance in
+// ten; not fitted.
 const LikelyProbability = 0.1
+
+// StructureDecides reports whether the unlikely files of a learned
+// ranking follow the hand-weighted order: in a focused fix whose named
+// symbols resolved, where that order is an engineer's reading order. A
+// commit message or a report names no symbol the walk can read around,
+// and there the model orders every file (benchmarks/README.md, "Kinds").
+func StructureDecides(plan *query.Plan, resolved bool) bool {
+	return plan.Kind == query.KindFix && plan.Scope == query.ScopeFocused && resolved
+}
 
 // Relevance is what places a candidate in the learned ranking.
 type Relevance struct {
 	Explicit      bool // an @reference: first, in ExplicitOrder
 	ExplicitOrder int
 	Margin        float64 // the model's margin
-	Prob          float64 // its calibrated probability
+	// Likely is false for a file the hand-weighted order places: less
+	// than LikelyProbability where StructureDecides.
+	Likely bool
 	// HandPos is the file's position in the hand-weighted ranking, from
 	// 0; -1 when that ranking does not hold it.
 	HandPos int
@@ -79,9 +92,9 @@ type Relevance struct {
 }
 
 // CompareRelevance orders two candidates of the learned ranking:
-// explicit files first, in their order; then the likely files (at least
-// LikelyProbability) by margin; then the rest in the hand-weighted order,
-// and those it did not rank by margin; ties by path.
+// explicit files first, in their order; then the likely files by margin;
+// then the rest in the hand-weighted order, and those it did not rank by
+// margin; ties by path.
 func CompareRelevance(a, b Relevance) int {
 	if a.Explicit != b.Explicit {
 		if a.Explicit {
@@ -92,7 +105,7 @@ func CompareRelevance(a, b Relevance) int {
 	if a.Explicit && a.ExplicitOrder != b.ExplicitOrder {
 		return cmp.Compare(a.ExplicitOrder, b.ExplicitOrder)
 	}
-	la, lb := a.Prob >= LikelyProbability, b.Prob >= LikelyProbability
+	la, lb := a.Likely, b.Likely
 	if la != lb {
 		if la {
 			return -1
@@ -226,7 +239,7 @@ func (e *Engine) dropZeroCategories(cands []Candidate, hand []rank.FileRank, w r
 // features' shares of the margin) and reasons (the hand-weighted ranker's,
 // ordered by what the model made of each kind of evidence); the rest are
 // only scored.
-func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, model *learn.Bound, explain int) []rank.FileRank {
+func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, model *learn.Bound, explain int, structural bool) []rank.FileRank {
 	byFile := make(map[analyze.FileID]*rank.FileRank, len(hand))
 	for i := range hand {
 		byFile[hand[i].File] = &hand[i]
@@ -242,7 +255,7 @@ func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, model *lea
 	for i := range cands {
 		margins[i] = model.Margin(cands[i].Features[:], &scratch)
 		hands[i] = byFile[cands[i].File]
-		r := Relevance{Margin: margins[i], Prob: model.Model().Probability(margins[i]), HandPos: -1, Path: e.Facts.Files[cands[i].File].Path}
+		r := Relevance{Margin: margins[i], Likely: !structural || model.Model().Probability(margins[i]) >= LikelyProbability, HandPos: -1, Path: e.Facts.Files[cands[i].File].Path}
 		if h := hands[i]; h != nil {
 			r.Explicit, r.ExplicitOrder, r.Path = h.Explicit, h.ExplicitOrder, h.Path
 			r.HandPos = handPos[cands[i].File]

@@ -21,18 +21,14 @@ import (
 // its files in that order while choosing what fits the budget by
 // relevance.
 
-// focusedFix reports whether the query is a fix of named symbols: a fix
-// whose names resolved.
+// focusedFix reports whether the query is a fix of named symbols that
+// resolved (StructureDecides).
 func focusedFix(plan *query.Plan, res *Result) bool {
-	if plan.Kind != query.KindFix || plan.Scope != query.ScopeFocused {
-		return false
-	}
+	resolved := false
 	for _, r := range res.Resolutions {
-		if len(r.Matches) > 0 {
-			return true
-		}
+		resolved = resolved || len(r.Matches) > 0
 	}
-	return false
+	return StructureDecides(plan, resolved)
 }
 
 // setReadingOrder numbers files in the reading order: explicit files

@@ -11,13 +11,13 @@ import (
 
 func TestCompareRelevance(t *testing.T) {
 	rs := []Relevance{
-		{Path: "unranked-high", Margin: 0.5, Prob: 0.05, HandPos: -1},
-		{Path: "unlikely-hand2", Margin: 2, Prob: 0.09, HandPos: 2},
-		{Path: "likely-b", Margin: 3, Prob: 0.3, HandPos: 5},
-		{Path: "explicit", Margin: -9, Prob: 0.01, HandPos: 9, Explicit: true},
-		{Path: "unlikely-hand0", Margin: -1, Prob: 0.01, HandPos: 0},
-		{Path: "likely-a", Margin: 4, Prob: 0.6, HandPos: 7},
-		{Path: "unranked-low", Margin: 0.1, Prob: 0.02, HandPos: -1},
+		{Path: "unranked-high", Margin: 0.5, HandPos: -1},
+		{Path: "unlikely-hand2", Margin: 2, HandPos: 2},
+		{Path: "likely-b", Margin: 3, Likely: true, HandPos: 5},
+		{Path: "explicit", Margin: -9, HandPos: 9, Explicit: true},
+		{Path: "unlikely-hand0", Margin: -1, HandPos: 0},
+		{Path: "likely-a", Margin: 4, Likely: true, HandPos: 7},
+		{Path: "unranked-low", Margin: 0.1, HandPos: -1},
 	}
 	slices.SortFunc(rs, CompareRelevance)
 	var got []string

@@ -16,8 +16,9 @@ import (
 // Replay modes of a ModelReplay.
 const (
 	// ReplayLearned orders as the learned ranker does
-	// (expand.CompareRelevance: likely files by the model, the rest in the
-	// hand-weighted order).
+	// (expand.CompareRelevance: in a focused fix, likely files by the
+	// model and the rest in the hand-weighted order; otherwise by the
+	// model).
 	ReplayLearned = "learned"
 	// ReplayMargin orders by the model's margin alone.
 	ReplayMargin = "margin"
@@ -71,19 +72,20 @@ func (m *ModelReplay) Order(rec *eval.DumpRecord, x [][]float64) ([]int, error) 
 		return nil, err
 	}
 	handRR := slices.Index(rec.Features, "hand_rr")
-	if handRR < 0 {
-		return nil, fmt.Errorf("the dump has no feature hand_rr")
+	entities := slices.Index(rec.Features, "q_entities")
+	if handRR < 0 || entities < 0 {
+		return nil, fmt.Errorf("the dump lacks the features hand_rr and q_entities")
 	}
+	// The query's names resolved when q_entities (log(1+symbols they
+	// resolved to)) is positive; it is the same for every candidate.
+	structural := m.Mode != ReplayMargin && len(x) > 0 && expand.StructureDecides(query.Analyze(rec.Query), x[0][entities] > 0)
 	var scratch learn.Scratch
 	rel := make([]expand.Relevance, len(x))
 	for i, row := range x {
 		margin := b.Margin(row, &scratch)
-		r := expand.Relevance{Margin: margin, Prob: b.Model().Probability(margin), HandPos: -1, Path: rec.Candidates[i].Path}
+		r := expand.Relevance{Margin: margin, Likely: !structural || b.Model().Probability(margin) >= expand.LikelyProbability, HandPos: -1, Path: rec.Candidates[i].Path}
 		if rr := row[handRR]; rr > 0 {
 			r.HandPos = int(math.Round(1/rr)) - 1
-		}
-		if m.Mode == ReplayMargin {
-			r.Prob = 1
 		}
 		rel[i] = r
 	}

@@ -90,8 +90,8 @@ func (o *Output) WriteExplain(w io.Writer) {
 		fmt.Fprintf(w, "  %.3f  %-10s %s  %s\n", s.Score, s.Source, s.Label, loc)
 	}
 	fmt.Fprintf(w, "== ranking (%s)\n", rankerTitle(o.Result.Ranker, o.Result.RankerWhy))
-	if o.Result.Ranker == expand.RankerLearned {
-		fmt.Fprintf(w, "files the model gives less than %.2f follow the hand-weighted order (the code's structure)\n", expand.LikelyProbability)
+	if o.Result.Ranker == expand.RankerLearned && expand.StructureDecides(o.Plan, namesResolved(o.Result)) {
+		fmt.Fprintf(w, "a focused fix: files the model gives less than %.2f follow the hand-weighted order (the code's structure)\n", expand.LikelyProbability)
 	}
 	rungs := map[string][2]string{}
 	if o.BundleResult != nil {
@@ -172,4 +172,14 @@ func rankerTitle(r, why string) string {
 		t += "; " + why
 	}
 	return t
+}
+
+// namesResolved reports whether a name of the query resolved to a symbol.
+func namesResolved(r *expand.Result) bool {
+	for _, res := range r.Resolutions {
+		if len(res.Matches) > 0 {
+			return true
+		}
+	}
+	return false
 }
