@@ -24,6 +24,11 @@ type Instance struct {
 	Query     string   `json:"query"`      // the cleaned commit message
 	GoldFiles []string `json:"gold_files"` // non-test source files the fix modified
 	TestFiles []string `json:"test_files"` // test files the fix changed (not scored)
+	// Kind is the kind of query (query.Kind's names): empty or "fix" for
+	// a commit message, "issue" for a report, "question" and "lookup"
+	// for hand-written questions about the tree at Base, which change
+	// nothing (Commit may then equal Base).
+	Kind string `json:"kind,omitempty"`
 
 	// Informational fields.
 	NSourceFilesAtBase int      `json:"n_source_files_at_base"`
@@ -170,8 +175,14 @@ func (in Instance) Validate() error {
 	if !isCommitID(in.Base) {
 		bad("field base is %q; want a full hexadecimal commit id", in.Base)
 	}
-	if in.Commit != "" && in.Commit == in.Base {
-		bad("fields commit and base are the same commit")
+	switch in.Kind {
+	case "", "fix", "issue", "diff":
+		if in.Commit != "" && in.Commit == in.Base {
+			bad("fields commit and base are the same commit")
+		}
+	case "question", "lookup":
+	default:
+		bad("field kind is %q; want fix, issue, question, lookup or diff", in.Kind)
 	}
 	if strings.TrimSpace(in.Query) == "" {
 		bad("field query is missing or blank")

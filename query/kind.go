@@ -65,26 +65,89 @@ func detectKind(p *Plan, prose string, area areaPrefix, multi, verb, failing boo
 	if isLookup(p, body) {
 		return KindLookup
 	}
+	words := wordSplitter.FindAllString(strings.ToLower(body), 64)
+	if area.end == 0 && len(words) > 1 {
+		// "where does the client retry a failed call": a question,
+		// whatever it names; "why does login fail" is a bug.
+		switch words[0] {
+		case "how", "where", "what", "which", "who":
+			return KindQuestion
+		}
+	}
 	if area.end > 0 || failing {
 		return KindFix
 	}
-	words := wordSplitter.FindAllString(strings.ToLower(body), 64)
 	if len(words) > 0 {
 		if a, ok := questionAction(words); ok && (a == ActionExplain || a == ActionSearch) {
 			return KindQuestion
 		}
+		negated := len(words) > 1 && words[1] == "not"
 		switch words[0] {
-		case "does", "do", "can", "when", "should", "explain", "describe", "overview":
+		case "does", "do", "can", "should":
+			if !negated {
+				return KindQuestion
+			}
+		case "when", "explain", "describe", "overview":
 			return KindQuestion
 		}
 	}
 	if strings.HasSuffix(body, "?") || p.Action == ActionExplain {
 		return KindQuestion
 	}
-	if !verb && len(p.Refs) == 0 {
-		return KindQuestion // a noun phrase: "panic recovery middleware"
+	if !verb && len(p.Refs) == 0 && nounPhrase(words) {
+		return KindQuestion // "panic recovery middleware"
 	}
 	return KindFix
+}
+
+// commitVerbs are verbs commit messages start with, in the imperative,
+// besides the actions' verbs (actionVerbs): a text that starts with one
+// states a change, not a topic.
+var commitVerbs = setOf(`accept adapt address align allow apply ask assert avoid batch bind block break
+bring bump cache call cancel check clamp clean clear close collapse collect combine compare
+compute configure consider copy correct count declare decode default defer define delay detect
+disallow display do document dont drain drop dump emit encode ensure enforce escape evaluate exit
+expand export extend fall fetch fill filter flush fold follow force format forward free generate get give
+group guard handle hide hold honor honour ignore implement import include inherit init initialize
+inline insert install keep kill let lift limit link load lock log look loosen lower mark match merge
+mock mount move need normalize normalise open override pad parse pass patch pause permit pin
+pipe poll populate prefer prefix preserve print process prioritize prioritise propagate protect prune publish pull push
+put quote raise read rebuild recover redirect refresh register reject release reload rely rename
+render reorder repair replace report request require reserve reset resize respect restore restrict
+retry return reuse revert rework rewrite run sanitize save scan send separate serialize set share
+shorten show shut skip sort specify start stop store strip submit suppress swap sync take tidy
+tighten trim trigger trim truncate try turn unify unlock unset unwrap update upgrade use validate
+verify wait warn watch wire wrap write yield`)
+
+// notQuestionWords mark a text as a change or a bug report, wherever
+// they stand: negations, adverbs of a change, and what broke.
+var notQuestionWords = setOf(`don't dont do not never no longer correctly properly always instead
+typo typos bug bugs missing undocumented lost regression workaround deprecated revert`)
+
+// nounPhrase reports whether a one-line text without a verb of a task
+// reads as a topic ("radix tree path matching", "gzip response
+// compression middleware") rather than a change ("restore the terminal
+// on kill", "fixed typo", "typo in json key"): it does not start with a
+// verb of a commit or a past participle, holds no negation or bug word,
+// no third-person verb ("option handles repeated directories"), and is
+// short.
+func nounPhrase(words []string) bool {
+	if len(words) == 0 || len(words) > 16 {
+		return false
+	}
+	first := words[0]
+	if commitVerbs[first] || pastOfVerb(first) || (strings.HasSuffix(first, "ly") && len(words) > 1) {
+		return false
+	}
+	for i, w := range words {
+		if notQuestionWords[w] || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t") {
+			return false
+		}
+		if i > 0 && i+1 < len(words) && strings.HasSuffix(w, "s") && (commitVerbs[strings.TrimSuffix(w, "s")] || commitVerbs[strings.TrimSuffix(w, "es")]) && !isArticle(words[i-1]) {
+			return false // "option handles repeated directories"
+		}
+	}
+	return true
 }
 
 // isLookup reports whether a one-line query names symbols or files and
@@ -222,4 +285,19 @@ var failureTopic = regexp.MustCompile(`(?i)\b(?:panic|panics|error|errors|race|d
 // failure words that name a topic.
 func failing(body string) bool {
 	return failureRe.MatchString(failureTopic.ReplaceAllString(body, " "))
+}
+
+// pastOfVerb reports whether w is the past tense of a verb of a change:
+// "fixed", "added", "removed", "updated", "stopped".
+func pastOfVerb(w string) bool {
+	stem, ok := strings.CutSuffix(w, "ed")
+	if !ok || len(stem) < 2 {
+		return false
+	}
+	for _, v := range []string{stem, stem + "e", stem[:len(stem)-1]} {
+		if _, ok := actionVerbs[v]; ok || commitVerbs[v] {
+			return true
+		}
+	}
+	return false
 }

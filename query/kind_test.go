@@ -18,6 +18,12 @@ func TestKind(t *testing.T) {
 		{"Return an error when the config file is missing", KindFix},
 		{"remove duplicate strings.Count in path matcher", KindFix},
 		{"login fails with 500 after the token expires", KindFix},
+		{"restore the terminal on kill", KindFix},
+		{"don't double-unescape request path", KindFix},
+		{"do not parse layouts on startup", KindFix},
+		{"fixed typo and removed unused import", KindFix},
+		{"why does login return 500 when the token expired", KindFix},
+		{"option handles repeated directories properly", KindFix},
 		// Reports of several lines.
 		{"Router panics on empty path\n\nWith axum 0.7, calling route(\"\") panics:\n\n    thread 'main' panicked", KindIssue},
 		{"panic: runtime error: invalid memory address\n\ngoroutine 1 [running]:\nmain.main()\n\t/app/main.go:12 +0x1d", KindIssue},
@@ -29,6 +35,8 @@ func TestKind(t *testing.T) {
 		{"radix tree path matching", KindQuestion},
 		{"panic recovery middleware", KindQuestion},
 		{"does the cache evict on write?", KindQuestion},
+		{"where does the client decide whether a failed call may be retried", KindQuestion},
+		{"hashed wheel timer for delayed tasks", KindQuestion},
 		// Lookups: names and paths alone.
 		{"Router", KindLookup},
 		{"FromRequest", KindLookup},
