@@ -84,6 +84,7 @@ The query is free text. Inline references pin things explicitly:
 	}
 	opts.addFlags(root)
 	addVerboseFlag(root, io)
+	addVersionFlag(root)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
