@@ -155,36 +155,85 @@ func (b *builder) assemble(ctx context.Context) (*Result, error) {
 	return b.result(out, total), nil
 }
 
-// plan chooses every item's option within allowance tokens: explicit items
-// (extras and explicit files) first with the whole allowance, then the
-// implicit files with what is left, each group topped up with truncated
-// content; then formats that list omitted files list as many as still fit.
+// plan chooses every item's option within allowance tokens, and which
+// omitted files the format lists. Explicit items (extras and explicit
+// files) are planned first with the whole allowance, then the implicit
+// files with what is left, each group topped up with truncated content.
+//
+// Formats that list every omitted file (JSON) pay for the entries first:
+// in each group, the entries of the longest prefix of its files that
+// costs at most half of what the group is planned with are set aside, and
+// leaving such a file omitted costs its entry (the planner's omitted
+// option is no longer free), so content only ever replaces an entry and
+// never crowds one out. Other formats, and files past the prefix, are
+// listed while the leftover allows.
 func (b *builder) plan(allowance int) {
-	var explicit, implicit []*bitem
+	for _, it := range b.order {
+		it.opts, it.cur, it.listed, it.reserved = it.opts[:it.nBase], 0, false, false
+		it.opts[0].cost = 0
+	}
+	for _, it := range b.extras {
+		it.opts, it.cur = it.opts[:it.nBase], 0
+	}
+	explicit, implicit := b.groups()
+	left := allowance
+	left -= b.reserveListings(explicit, left/2)
+	left = b.allocate(explicit, left)
+	left = b.fillTruncated(explicit, left)
+	left -= b.reserveListings(implicit, left/2)
+	left = b.cover(implicit, left)
+	left = b.allocate(implicit, left)
+	left = b.fillTruncated(implicit, left)
+	prefix := b.fm.listsAll()
+	for _, it := range b.order {
+		switch {
+		case it.cur != 0 || it.listing == "":
+		case it.reserved:
+			it.listed = true
+		case it.listingCost <= left:
+			it.listed = true
+			left -= it.listingCost
+		case prefix:
+			return
+		}
+	}
+}
+
+// reserveListings, for formats that list every omitted file, sets aside
+// the entries of the longest prefix of items (files not yet given
+// content) that costs at most limit, and returns what they cost. Leaving
+// a reserved file omitted then costs its entry.
+func (b *builder) reserveListings(items []*bitem, limit int) int {
+	if !b.fm.listsAll() {
+		return 0
+	}
+	sum := 0
+	for _, it := range items {
+		if it.extra || it.listing == "" || it.cur != 0 {
+			continue
+		}
+		if sum+it.listingCost > limit {
+			break
+		}
+		sum += it.listingCost
+		it.reserved = true
+		it.opts[0].cost = it.listingCost
+	}
+	return sum
+}
+
+// groups are the items planned first (extras and explicit files) and the
+// implicit files, each in order.
+func (b *builder) groups() (explicit, implicit []*bitem) {
 	explicit = append(explicit, b.extras...)
 	for _, it := range b.order {
-		it.opts, it.cur, it.listed = it.opts[:it.nBase], 0, false
 		if it.explicit {
 			explicit = append(explicit, it)
 		} else {
 			implicit = append(implicit, it)
 		}
 	}
-	for _, it := range b.extras {
-		it.opts, it.cur = it.opts[:it.nBase], 0
-	}
-	left := allowance
-	left = b.allocate(explicit, left)
-	left = b.fillTruncated(explicit, left)
-	left = b.cover(implicit, left)
-	left = b.allocate(implicit, left)
-	left = b.fillTruncated(implicit, left)
-	for _, it := range b.order {
-		if it.cur == 0 && it.listing != "" && it.listingCost <= left {
-			it.listed = true
-			left -= it.listingCost
-		}
-	}
+	return explicit, implicit
 }
 
 // allocate plans the items' options by value density, never below the
@@ -193,11 +242,8 @@ func (b *builder) allocate(items []*bitem, left int) int {
 	ps := make([]*pitem, len(items))
 	floors := make([]int, len(items))
 	for i, it := range items {
-		floor := 0
-		if it.cur > 0 {
-			floor = it.cur
-			left += it.opts[floor].cost // allocate counts current costs itself
-		}
+		floor := it.cur
+		left += it.opts[floor].cost // allocate counts current costs itself
 		floors[i] = floor
 		p := &pitem{}
 		p.opts = append(p.opts, choice{cost: it.opts[floor].cost, value: it.opts[floor].value})
@@ -257,7 +303,7 @@ func (b *builder) cover(items []*bitem, left int) int {
 		best := -1
 		for _, want := range []Rung{RungSpans, RungSkeleton} {
 			for j, o := range it.opts {
-				if o.rung != want || o.trunc || float64(o.cost) > coverShare*float64(left) {
+				if o.rung != want || o.trunc || float64(o.cost-it.opts[0].cost) > coverShare*float64(left) {
 					continue
 				}
 				if best < 0 || o.cost < it.opts[best].cost {
@@ -272,7 +318,7 @@ func (b *builder) cover(items []*bitem, left int) int {
 			continue
 		}
 		it.cur = best
-		left -= it.opts[best].cost
+		left -= it.opts[best].cost - it.opts[0].cost
 	}
 	return left
 }

@@ -89,7 +89,8 @@
 // score mode [truncated] [explicit] [lang] [lines] [reasons]> per file with
 // the content in CDATA; "]]>" inside content is split across two CDATA
 // sections and characters XML forbids become U+FFFD. Omitted files are
-// listed as empty <file mode="omitted"/> elements while the budget allows.
+// listed as empty <file mode="omitted"/> elements while the leftover of
+// the budget allows.
 //
 // Plain: the summary block, then each item under a "==> title <==" line.
 //
@@ -135,6 +136,7 @@
 //	     "rung": "spans",            // "full", "spans", "skeleton", "summary" or "omitted"
 //	     "truncated": "signature-first", // optional; "signature-first" or "bookend"
 //	     "tokens": 640,              // the counter's count of content
+//	     "tokens_needed": 424,       // optional; omitted files only: what including it would cost (below)
 //	     "lines": "3-10,50-70",      // optional; the line ranges content shows
 //	     "reasons": ["seed: UserService.FindByEmail"],
 //	     "spans": [{"start_line": 53, "end_line": 67, "symbol": "FindByEmail"}],
@@ -142,8 +144,21 @@
 //	  ]
 //	}
 //
-// Omitted files appear in "files" (with "included": false and empty
-// content) as long as the budget leaves room for their entries; summary
-// counts them all. Each element of "extras" and "files" is written on a
-// line of its own.
+// "files" is the whole ranked list, the files that did not fit included:
+// those appear with "included": false, "rung": "omitted", "tokens": 0,
+// empty content, their score and reasons, and "tokens_needed": the tokens
+// the file's element would take in this document at the cheapest rung
+// that shows its relevant content (its spans when the ranking gave it
+// relevant spans, else the whole file), so raising the budget by about
+// that much brings it in. "tokens_needed" is absent when that cannot be
+// measured: a file that could not be read, or one too large for the budget
+// ever to hold.
+//
+// The omitted files' elements count against the budget like everything
+// else, and are paid for before the implicit files' content: leaving a
+// file out costs its element, so content never crowds one out. Only when
+// the elements would take more than half of what the frame and the
+// explicit items leave does "files" stop early, after the best-ranked
+// omitted files that fit; summary counts them all. Each element of
+// "extras" and "files" is written on a line of its own.
 package bundle

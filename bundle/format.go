@@ -31,6 +31,9 @@ type section struct {
 	ranges    []lineRange // lines shown, nil for the whole file or no code
 	content   string      // code, skeleton or summary text; ends in "\n" unless empty
 	tokens    int         // the Counter's count of content (JSON "tokens")
+	// need is what an omitted file's section would cost at the rung that
+	// shows its relevant content (JSON "tokens_needed"), 0 when unknown.
+	need int
 }
 
 // docInfo is the frame of a document: what the summary block says.
@@ -59,6 +62,11 @@ type formatter interface {
 	// listing renders an omitted file, or "" when the format does not
 	// list omitted files.
 	listing(s *section) string
+	// listsAll reports whether the format lists every omitted file,
+	// paying for the entries before the content of the files they stand
+	// for (JSON: programs read the whole ranked list; see builder.plan);
+	// otherwise omitted files are listed while the leftover allows (XML).
+	listsAll() bool
 	// last adjusts the final element of the extras or of the files (JSON
 	// drops its comma).
 	last(piece string) string

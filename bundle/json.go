@@ -60,6 +60,7 @@ type jsonFile struct {
 	Rung      string     `json:"rung"`
 	Truncated string     `json:"truncated,omitempty"`
 	Tokens    int        `json:"tokens"`
+	Need      int        `json:"tokens_needed,omitempty"`
 	Lines     string     `json:"lines,omitempty"`
 	Reasons   []string   `json:"reasons"`
 	Spans     []jsonSpan `json:"spans"`
@@ -130,6 +131,9 @@ func (jsonFormat) file(s *section) string {
 		Included: s.rung > RungOmitted, Rung: s.rung.String(), Truncated: truncName(s), Tokens: s.tokens,
 		Lines: formatRanges(s.ranges), Reasons: s.reasons, Spans: []jsonSpan{}, Content: s.content,
 	}
+	if s.rung == RungOmitted {
+		f.Need = s.need
+	}
 	if f.Reasons == nil {
 		f.Reasons = []string{}
 	}
@@ -140,3 +144,5 @@ func (jsonFormat) file(s *section) string {
 }
 
 func (j jsonFormat) listing(s *section) string { return j.file(s) }
+
+func (jsonFormat) listsAll() bool { return true }

@@ -69,6 +69,8 @@ func (markdown) file(s *section) string {
 
 func (markdown) listing(*section) string { return "" }
 
+func (markdown) listsAll() bool { return false }
+
 // fencedBlock writes content in a fence that nothing inside can close.
 func fencedBlock(b *strings.Builder, lang, content string) {
 	fence := fenceFor(content)

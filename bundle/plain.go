@@ -62,3 +62,5 @@ func (plain) file(s *section) string {
 }
 
 func (plain) listing(*section) string { return "" }
+
+func (plain) listsAll() bool { return false }

@@ -48,7 +48,10 @@ type bitem struct {
 	listing     string // the omitted entry of formats that list them
 	listingCost int
 	listed      bool
-	costs       [numRungs]int
+	// reserved: the plan set aside the entry's cost, which omitting the
+	// file then costs (opts[0].cost); see builder.plan.
+	reserved bool
+	costs    [numRungs]int
 }
 
 // bopt is one rendered option of an item.
@@ -62,6 +65,19 @@ type bopt struct {
 }
 
 func (it *bitem) chosen() *bopt { return &it.opts[it.cur] }
+
+// need is what the item's section costs at the cheapest rung that shows
+// its relevant content: its spans when it has relevant spans, else the
+// whole file; 0 when neither was measured (an unreadable file, or one too
+// large for the budget ever to hold). BudgetReport asks for the same rung.
+func (it *bitem) need() int {
+	for _, r := range []Rung{RungSpans, RungFull} {
+		if c := it.costs[r]; c > 0 {
+			return c
+		}
+	}
+	return 0
+}
 
 // prepare reads every file and renders and counts every rung of every item,
 // a bounded number of files at a time.
@@ -203,6 +219,7 @@ func (b *builder) prepareFile(ctx context.Context, it *bitem) {
 		it.nBase = len(it.opts)
 		omitted := it.base
 		omitted.rung = RungOmitted
+		omitted.need = it.need()
 		if l := b.fm.listing(&omitted); l != "" {
 			it.listing, it.listingCost = l, b.counter.Count(l)
 		}

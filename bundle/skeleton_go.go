@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"sort"
 	"strings"
+
+	"github.com/ctxexpand/ctxexpand/internal/goast"
 )
 
 // goBodyPlaceholder replaces an elided Go body; it keeps the skeleton
@@ -151,22 +153,10 @@ func funcName(d *ast.FuncDecl) string {
 }
 
 func recvTypeName(e ast.Expr) string {
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.Ident:
-			return t.Name
-		default:
-			return "?"
-		}
+	if id, ok := goast.BaseType(e).(*ast.Ident); ok {
+		return id.Name
 	}
+	return "?"
 }
 
 func genNames(d *ast.GenDecl) []string {

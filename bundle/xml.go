@@ -77,6 +77,8 @@ func (xmlFormat) listing(s *section) string {
 	return b.String()
 }
 
+func (xmlFormat) listsAll() bool { return false }
+
 func fileAttrs(b *strings.Builder, s *section) {
 	fmt.Fprintf(b, `<file path="%s" score="%s" mode="%s"`, xmlAttr(s.path), fmtScore(s.score), s.rung)
 	if s.truncated {

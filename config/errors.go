@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/ctxexpand/ctxexpand/internal/editdist"
 )
 
 // ErrInvalid is wrapped by every error about a configuration file's
@@ -140,9 +142,10 @@ func unknownKeyMsg(key []string) string {
 // else containing it (or contained in it) when k has four letters or more.
 // Ties go to the first in the table's order.
 func closest(k string, known []string) string {
-	best, bestD := "", 3
+	const maxEdits = 2
+	best, bestD := "", maxEdits+1
 	for _, c := range known {
-		if d := editDistance(k, c); d < bestD {
+		if d := editdist.Bytes(k, c, maxEdits); d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -154,26 +157,6 @@ func closest(k string, known []string) string {
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // want says what each key takes, for type errors.

@@ -7,6 +7,7 @@ import (
 	"go/token"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/internal/goast"
 )
 
 // scanGo lists the top-level declarations of Go source: functions,
@@ -101,22 +102,11 @@ func scanGo(src []byte) []Decl {
 
 // recvName is the type name of a receiver: T for T, *T, T[K], *T[K, V].
 func recvName(e ast.Expr) string {
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.Ident:
-			return t.Name
-		case *ast.SelectorExpr:
-			return t.Sel.Name
-		default:
-			return ""
-		}
+	switch t := goast.BaseType(e).(type) {
+	case *ast.Ident:
+		return t.Name
+	case *ast.SelectorExpr:
+		return t.Sel.Name
 	}
+	return ""
 }

@@ -224,7 +224,7 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 	ranked := rank.Combine(e.Facts, lex, evidence, rank.CombineOptions{
 		Weights:       opt.Weights,
 		IncludeTests:  includeTests,
-		Display:       displayTerms(plan),
+		Display:       plan.TermWords().Display,
 		Prior:         e.Prior,
 		Similar:       opt.Similar,
 		SimilarDetail: opt.SimilarDetail,
@@ -372,41 +372,4 @@ func (e *Engine) spans(fr rank.FileRank, explicit []Span, maxSpans int) []Span {
 		return out[i].End > out[j].End
 	})
 	return out
-}
-
-// displayTerms maps index terms back to the words of the query they came
-// from, for reasons a person reads: "servic" → "service". Terms the user
-// did not write (synonyms) are shown as themselves only when no written
-// word maps to them.
-func displayTerms(plan *query.Plan) func(string) string {
-	written := map[string]string{}
-	add := func(word string) {
-		w := strings.ToLower(word)
-		for _, t := range []string{query.NormTerm(w), analyze.NormName(w)} {
-			if _, ok := written[t]; !ok && t != "" {
-				written[t] = w
-			}
-		}
-	}
-	analyze.Identifiers([]byte(plan.Text), func(tok []byte) {
-		add(string(tok))
-		for _, part := range analyze.SplitIdent(string(tok)) {
-			add(part)
-		}
-	})
-	synonym := map[string]bool{}
-	for _, t := range plan.Terms {
-		if t.Kind == query.TermSynonym {
-			synonym[t.Text] = true
-		}
-	}
-	return func(t string) string {
-		if w, ok := written[t]; ok {
-			return w
-		}
-		if synonym[t] {
-			return ""
-		}
-		return t
-	}
 }

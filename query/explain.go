@@ -142,10 +142,16 @@ func (p *Plan) Explain() string {
 	}
 	list("refs", refs)
 
+	// Terms show as the words they came from, not as the index's stems.
+	texts := make([]string, len(p.Terms))
+	for i, t := range p.Terms {
+		texts[i] = t.Text
+	}
+	words := p.TermWords().Words(texts)
 	var terms []string
 	line := ""
-	for _, t := range p.Terms {
-		item := fmt.Sprintf("%s %s/%s", t.Text, strconv.FormatFloat(t.Weight, 'g', -1, 64), t.Kind)
+	for i, t := range p.Terms {
+		item := fmt.Sprintf("%s %s/%s", words[i], strconv.FormatFloat(t.Weight, 'g', -1, 64), t.Kind)
 		if line != "" && len(line)+2+len(item) > 72 {
 			terms = append(terms, line)
 			line = ""

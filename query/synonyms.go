@@ -37,16 +37,22 @@ const (
 	maxSynonymsPerTerm = 4
 )
 
-// synonymIndex maps a normalised term to the groups it belongs to.
-var synonymIndex = buildSynonymIndex(conceptGroups)
+// synonymIndex maps a normalised term to the groups it belongs to, and
+// synonymWords maps it to the first word of the table that gives it, for
+// people to read ("memb" → "member").
+var synonymIndex, synonymWords = buildSynonymIndex(conceptGroups)
 
-func buildSynonymIndex(table string) map[string][][]string {
+func buildSynonymIndex(table string) (map[string][][]string, map[string]string) {
 	idx := map[string][][]string{}
+	words := map[string]string{}
 	for _, line := range strings.Split(table, "\n") {
 		var group []string
 		seen := map[string]bool{}
 		for _, w := range strings.Fields(line) {
 			t := NormTerm(w)
+			if _, ok := words[t]; !ok {
+				words[t] = strings.ToLower(w)
+			}
 			if !seen[t] {
 				seen[t] = true
 				group = append(group, t)
@@ -56,7 +62,7 @@ func buildSynonymIndex(table string) map[string][][]string {
 			idx[t] = append(idx[t], group)
 		}
 	}
-	return idx
+	return idx, words
 }
 
 // Synonyms returns the normalised terms that share a concept with the

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/internal/editdist"
 	"github.com/ctxexpand/ctxexpand/query"
 )
 
@@ -278,7 +279,7 @@ func (n *Names) fuzzy(key string, max int) []string {
 		if abs(len(k)-len(key)) > limit && !(len(key) >= 5 && (strings.HasPrefix(k, key) || strings.HasSuffix(k, key))) {
 			continue
 		}
-		d := editDistance(key, k, limit+1)
+		d := editdist.Bytes(key, k, limit)
 		if d <= limit {
 			cs = append(cs, cand{k, d})
 		} else if len(key) >= 5 && (strings.HasPrefix(k, key) || strings.HasSuffix(k, key)) {
@@ -376,36 +377,6 @@ func sortMatches(facts *analyze.Facts, ms []Match) []Match {
 		out = append(out, m)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance of a and b, giving up (and
-// returning bound) once it must exceed bound.
-func editDistance(a, b string, bound int) int {
-	if abs(len(a)-len(b)) >= bound {
-		return bound
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin >= bound {
-			return bound
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func abs(x int) int {

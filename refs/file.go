@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/internal/editdist"
 	"github.com/ctxexpand/ctxexpand/query"
 )
 
@@ -118,9 +119,9 @@ func (l *listing) closest(p string, n int) []string {
 	}
 	var cs []cand
 	for i, f := range l.lower {
-		d := editDistance(lbase, path.Base(f), limit)
+		d := editdist.Runes(lbase, path.Base(f), limit)
 		if strings.Contains(lp, "/") {
-			d = min(d, editDistance(lp, f, limit))
+			d = min(d, editdist.Runes(lp, f, limit))
 		}
 		if d <= limit {
 			cs = append(cs, cand{l.sorted[i], d})
@@ -137,37 +138,6 @@ func (l *listing) closest(p string, n int) []string {
 		out = append(out, c.path)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit+1 once it
-// is sure to exceed limit.
-func editDistance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // loadFile reads the file with the repository's safety limits, counts its

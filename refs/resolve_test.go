@@ -291,18 +291,3 @@ func TestResolveURLsSymbolsAndSummary(t *testing.T) {
 		}
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b  string
-		limit int
-		want  int
-	}{
-		{"user.go", "usr.go", 3, 1}, {"kitten", "sitting", 5, 3}, {"", "abc", 5, 3},
-		{"abcdef", "zzzzzz", 2, 3}, {"same", "same", 0, 0}, {"short", "muchlongername", 3, 4},
-	} {
-		if got := editDistance(tt.a, tt.b, tt.limit); got != tt.want {
-			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
-		}
-	}
-}

@@ -6,33 +6,23 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ctxexpand/ctxexpand/internal/goast"
 )
 
 // typeIdents are the identifiers of the type an expression spells,
 // through pointers, parentheses and instantiation: *pkg.T[int] gives pkg
 // and T, T[A] gives nil and T; anything else gives nil, nil.
 func typeIdents(e ast.Expr) (qual, name *ast.Ident) {
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.SelectorExpr:
-			if q, ok := t.X.(*ast.Ident); ok {
-				return q, t.Sel
-			}
-			return nil, nil
-		case *ast.Ident:
-			return nil, t
-		default:
-			return nil, nil
+	switch t := goast.BaseType(e).(type) {
+	case *ast.SelectorExpr:
+		if q, ok := t.X.(*ast.Ident); ok {
+			return q, t.Sel
 		}
+	case *ast.Ident:
+		return nil, t
 	}
+	return nil, nil
 }
 
 // embeddedIdent is the identifier that names an embedded field's type:
@@ -78,22 +68,13 @@ func fieldCount(fl *ast.FieldList) int {
 // calleeIdent is the identifier a call expression calls: f, pkg.F, x.M,
 // f[T] and (f) all give the final identifier.
 func calleeIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch t := e.(type) {
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.SelectorExpr:
-			return t.Sel
-		case *ast.Ident:
-			return t
-		default:
-			return nil
-		}
+	switch t := goast.Uninstantiate(e).(type) {
+	case *ast.SelectorExpr:
+		return t.Sel
+	case *ast.Ident:
+		return t
 	}
+	return nil
 }
 
 // testPrefixes are the prefixes of the functions go test runs.

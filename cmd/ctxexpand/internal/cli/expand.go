@@ -18,7 +18,9 @@ import (
 
 // expandOptions are the flags of the root (and expand) command.
 type expandOptions struct {
-	Query     string
+	Query string
+	// QueryIn is --query-file (query.go).
+	QueryIn   queryInput
 	Root      string
 	Budget    int
 	MaxFiles  int
@@ -68,6 +70,7 @@ func newExpandOptions() *expandOptions {
 
 func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
+	o.QueryIn.addFlag(f)
 	f.StringVar(&o.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml, .git or index.scip)")
 	f.IntVar(&o.Budget, "budget", o.Budget, "token budget of the bundle; the output never exceeds it")
 	f.IntVar(&o.MaxFiles, "max-files", o.MaxFiles, "length of the ranked file list")

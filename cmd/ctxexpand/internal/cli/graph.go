@@ -25,6 +25,7 @@ var graphFormats = []string{"dot", "mermaid", "svg"}
 // graphOptions are the flags of the graph command.
 type graphOptions struct {
 	Query     string
+	QueryIn   queryInput
 	NoHistory bool
 	Root      string
 	Config    string
@@ -60,14 +61,16 @@ by Go package or Rust module.
   ctxexpand graph "the token expires too early" | dot -Tpng -o graph.png`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("missing QUERY: say what to draw, e.g. ctxexpand graph \"fix UserService.FindByEmail\"")
+			q, err := o.QueryIn.query(io, args, "missing QUERY: say what to draw, e.g. ctxexpand graph \"fix UserService.FindByEmail\" (or --query-file FILE)")
+			if err != nil {
+				return err
 			}
-			o.Query = strings.Join(args, " ")
+			o.Query = q
 			return o.run(cmd.Context(), io)
 		},
 	}
 	f := cmd.Flags()
+	o.QueryIn.addFlag(f)
 	f.StringVar(&o.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml, .git or index.scip)")
 	f.StringVar(&o.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any); flags override it")
 	f.StringVar(&o.Format, "format", o.Format, "picture format: "+strings.Join(graphFormats, ", "))
@@ -81,7 +84,7 @@ by Go package or Rust module.
 	f.IntVar(&o.Nodes, "max-nodes", o.Nodes, "most nodes drawn, the connecting ones included")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no notes on stderr")
 	o.changed = f.Changed
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	cmd.SetFlagErrorFunc(queryFlagError)
 	registerCompletions(cmd, map[string][]string{"format": graphFormats})
 	return cmd
 }

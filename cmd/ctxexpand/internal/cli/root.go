@@ -74,19 +74,21 @@ The query is free text. Inline references pin things explicitly:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("missing QUERY: say what you want to do, e.g. ctxexpand \"fix UserService.FindByEmail\"")
+			q, err := opts.QueryIn.query(io, args, "missing QUERY: say what you want to do, e.g. ctxexpand \"fix UserService.FindByEmail\" (or --query-file FILE)")
+			if err != nil {
+				return err
 			}
-			opts.Query = strings.Join(args, " ")
+			opts.Query = q
 			return opts.run(cmd.Context(), io)
 		},
 	}
 	opts.addFlags(root)
 	addVerboseFlag(root, io)
+	addVersionFlag(root)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(queryFlagError)
 	root.AddCommand(newExpandCmd(io))
 	root.AddCommand(newVersionCmd(io))
 	root.AddCommand(newBenchCmd(io))
@@ -106,14 +108,18 @@ func newExpandCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "expand [flags] QUERY",
 		Short: "Expand a query into a context bundle (what ctxexpand does without a command)",
-		Args:  cobra.MinimumNArgs(1),
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Query = strings.Join(args, " ")
+			q, err := opts.QueryIn.query(io, args, "missing QUERY: say what you want to do, e.g. ctxexpand expand \"fix UserService.FindByEmail\" (or --query-file FILE)")
+			if err != nil {
+				return err
+			}
+			opts.Query = q
 			return opts.run(cmd.Context(), io)
 		},
 	}
 	opts.addFlags(cmd)
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	cmd.SetFlagErrorFunc(queryFlagError)
 	return cmd
 }
 

@@ -58,3 +58,12 @@ func versionString() string {
 	}
 	return s
 }
+
+// addVersionFlag gives the root command --version, which prints the line
+// the version command prints. The flag is declared here so that cobra
+// does not also take -v for it.
+func addVersionFlag(root *cobra.Command) {
+	root.Version = versionString()
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.Flags().Bool("version", false, "print the version, the commit it was built from and the Go version, as ctxexpand version does")
+}

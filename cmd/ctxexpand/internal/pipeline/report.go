@@ -71,7 +71,8 @@ func (o *Output) WriteExplain(w io.Writer) {
 	fmt.Fprintln(w, strings.TrimRight(o.Plan.Explain(), "\n"))
 	fmt.Fprintf(w, "strategies: %s, depth %d\n", strings.Join(o.Result.Strategies, "+"), o.Result.Depth)
 	if len(o.Result.SpentTerms) > 0 {
-		fmt.Fprintf(w, "words of resolved names, counted only in their defining files and files the walk missed: %s\n", strings.Join(o.Result.SpentTerms, ", "))
+		spent := o.Plan.TermWords().Words(o.Result.SpentTerms)
+		fmt.Fprintf(w, "words of resolved names, counted only in their defining files and files the walk missed: %s\n", strings.Join(spent, ", "))
 	}
 	fmt.Fprintf(w, "repository: %s\n", o.Facts.Summary())
 	if line := edgeOrigins(o.Facts); line != "" {
