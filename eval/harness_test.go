@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,22 +113,26 @@ func TestRunScoresFakeAndBM25(t *testing.T) {
 	//   shop#1: rank 2 → hit@1 0, hit@2+ 1; rec@2+ 1; rr 1/2; inc 0,1,0,1
 	//   shop#2: ranks 1, 6 → hit@k 1; rec@1..5 1/2, rec@6+ 1; all@6+ 1; rr 1; inc 1/2,1,1,1
 	//   tool: panic → all 0
+	// NDCG@10: shop#1 1/log2(3); shop#2 (1 + 1/log2(7)) / (1 + 1/log2(3)).
 	third, sixth := 1.0/3, 1.0/6
+	ndcg1, ndcg2 := 1/math.Log2(3), (1+1/math.Log2(7))/(1+1/math.Log2(3))
 	wantFakeAll := Summary{
 		Ranker: "fake", Group: "all", N: 3, Errors: 1,
-		Hit: tenths(third, 2*third, 2*third, 2*third, 2*third, 2*third, 2*third, 2*third, 2*third, 2*third),
-		Rec: tenths(sixth, 0.5, 0.5, 0.5, 0.5, 2*third, 2*third, 2*third, 2*third, 2*third),
-		All: tenths(0, third, third, third, third, 2*third, 2*third, 2*third, 2*third, 2*third),
-		MRR: 0.5,
-		Inc: []float64{sixth, 2 * third, third, 2 * third},
+		Hit:  tenths(third, 2*third, 2*third, 2*third, 2*third, 2*third, 2*third, 2*third, 2*third, 2*third),
+		Rec:  tenths(sixth, 0.5, 0.5, 0.5, 0.5, 2*third, 2*third, 2*third, 2*third, 2*third),
+		All:  tenths(0, third, third, third, third, 2*third, 2*third, 2*third, 2*third, 2*third),
+		MRR:  0.5,
+		NDCG: (ndcg1 + ndcg2) / 3,
+		Inc:  []float64{sixth, 2 * third, third, 2 * third},
 	}
 	wantFakeGo := Summary{
 		Ranker: "fake", Group: "go", N: 2, Errors: 0,
-		Hit: tenths(0.5, 1, 1, 1, 1, 1, 1, 1, 1, 1),
-		Rec: tenths(0.25, 0.75, 0.75, 0.75, 0.75, 1, 1, 1, 1, 1),
-		All: tenths(0, 0.5, 0.5, 0.5, 0.5, 1, 1, 1, 1, 1),
-		MRR: 0.75,
-		Inc: []float64{0.25, 1, 0.5, 1},
+		Hit:  tenths(0.5, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+		Rec:  tenths(0.25, 0.75, 0.75, 0.75, 0.75, 1, 1, 1, 1, 1),
+		All:  tenths(0, 0.5, 0.5, 0.5, 0.5, 1, 1, 1, 1, 1),
+		MRR:  0.75,
+		NDCG: (ndcg1 + ndcg2) / 2,
+		Inc:  []float64{0.25, 1, 0.5, 1},
 	}
 	wantFakeRust := Summary{
 		Ranker: "fake", Group: "rust", N: 1, Errors: 1,
@@ -143,11 +148,12 @@ func TestRunScoresFakeAndBM25(t *testing.T) {
 	ones := tenths(1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
 	wantBM25All := Summary{
 		Ranker: "bm25", Group: "all", N: 3,
-		Hit: ones,
-		Rec: tenths(2.5/3, 1, 1, 1, 1, 1, 1, 1, 1, 1),
-		All: tenths(2*third, 1, 1, 1, 1, 1, 1, 1, 1, 1),
-		MRR: 1,
-		Inc: []float64{1, 1, 1, 1},
+		Hit:  ones,
+		Rec:  tenths(2.5/3, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+		All:  tenths(2*third, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+		MRR:  1,
+		NDCG: 1,
+		Inc:  []float64{1, 1, 1, 1},
 	}
 	for _, want := range []Summary{wantFakeAll, wantFakeGo, wantFakeRust, wantBM25All} {
 		got, ok := rep.Summary(want.Ranker, want.Group)
@@ -230,8 +236,8 @@ func TestRunOutputs(t *testing.T) {
 	}
 	for _, want := range []string{
 		"### All (N=3)", "### Go (N=2)", "### Rust (N=1)",
-		"| ranker | hit@1 | hit@3 | hit@5 | hit@10 | rec@5 | all@5 | MRR | inc@4k | inc@8k | inc@16k | inc@32k | p50 | p95 | heap p95 | errors |",
-		"| fake | 0.33 | 0.67 | 0.67 | 0.67 | 0.50 | 0.33 | 0.50 | 0.17 | 0.67 | 0.33 | 0.67 |",
+		"| ranker | hit@1 | hit@3 | hit@5 | hit@10 | rec@5 | all@5 | MRR | NDCG@10 | inc@4k | inc@8k | inc@16k | inc@32k | p50 | p95 | heap p95 | errors |",
+		"| fake | 0.33 | 0.67 | 0.67 | 0.67 | 0.50 | 0.33 | 0.50 | 0.49 | 0.17 | 0.67 | 0.33 | 0.67 |",
 		"| bm25 | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 |",
 		"1 instance(s) left out",
 	} {

@@ -22,7 +22,11 @@ type Scores struct {
 	Rec []float64 `json:"rec"` // Rec[k-1]: share of gold files in the top k
 	All []float64 `json:"all"` // All[k-1]: 1 if every gold file is in the top k
 	RR  float64   `json:"rr"`  // 1 / rank of the first gold file, 0 if absent
-	Inc []float64 `json:"inc"` // Inc[i]: share of gold files in the bundle of budgets[i]
+	// NDCG is NDCG@MaxK with every gold file of relevance 1: the
+	// discounted gains of the gold files in the top MaxK over the best
+	// possible (how code-search questions are scored).
+	NDCG float64   `json:"ndcg"`
+	Inc  []float64 `json:"inc"` // Inc[i]: share of gold files in the bundle of budgets[i]
 	// GoldRanks[i] is the 1-based rank of gold[i] among the scored files,
 	// 0 when the ranker did not return it.
 	GoldRanks []int `json:"gold_ranks"`
@@ -58,6 +62,16 @@ func ScoreInstance(gold, ranked []string, bundles map[int][]string, budgets []in
 	if first > 0 {
 		s.RR = 1 / float64(first)
 	}
+	dcg, ideal := 0.0, 0.0
+	for i, r := range s.GoldRanks {
+		if r > 0 && r <= MaxK {
+			dcg += 1 / math.Log2(float64(r)+1)
+		}
+		if i < MaxK {
+			ideal += 1 / math.Log2(float64(i)+2)
+		}
+	}
+	s.NDCG = dcg / ideal
 	for k := 1; k <= MaxK; k++ {
 		in := 0
 		for _, r := range s.GoldRanks {
@@ -105,7 +119,9 @@ type Summary struct {
 	Rec []float64 `json:"rec"`
 	All []float64 `json:"all"`
 	MRR float64   `json:"mrr"`
-	Inc []float64 `json:"inc"` // mean inc@B, aligned with the report's budgets
+	// NDCG is the mean NDCG@10 (Scores.NDCG).
+	NDCG float64   `json:"ndcg"`
+	Inc  []float64 `json:"inc"` // mean inc@B, aligned with the report's budgets
 
 	TimeP50 time.Duration `json:"time_p50_ns"`
 	TimeP95 time.Duration `json:"time_p95_ns"`
@@ -153,6 +169,7 @@ func summarize(ranker, group string, nBudgets int, rs []summaryInput) Summary {
 			s.All[k] += r.Scores.All[k]
 		}
 		s.MRR += r.Scores.RR
+		s.NDCG += r.Scores.NDCG
 		for i := range s.Inc {
 			s.Inc[i] += r.Scores.Inc[i]
 		}
@@ -168,6 +185,7 @@ func summarize(ranker, group string, nBudgets int, rs []summaryInput) Summary {
 		s.All[k] /= n
 	}
 	s.MRR /= n
+	s.NDCG /= n
 	for i := range s.Inc {
 		s.Inc[i] /= n
 	}

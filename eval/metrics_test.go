@@ -81,6 +81,7 @@ func TestScoreInstance(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ScoreInstance(tt.gold, tt.ranked, tt.bundles, budgets)
+			got.NDCG = 0 // TestNDCG
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("ScoreInstance (-want +got):\n%s", diff)
 			}
@@ -115,7 +116,7 @@ func TestSummarize(t *testing.T) {
 	})
 	want := Summary{
 		Ranker: "r", Group: "go", N: 3, Errors: 1,
-		Hit: at2(2.0 / 3), Rec: at2(2.0 / 3), All: at2(2.0 / 3), MRR: 2.0 / 3,
+		Hit: at2(2.0 / 3), Rec: at2(2.0 / 3), All: at2(2.0 / 3), MRR: 2.0 / 3, NDCG: 2.0 / 3,
 		Inc:     []float64{2.0 / 3, 0},
 		TimeP50: 2 * time.Millisecond, TimeP95: 3 * time.Millisecond,
 		HeapP50: 100, HeapP95: 300,

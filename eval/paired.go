@@ -20,7 +20,7 @@ import (
 // two equal rankers.
 
 // PairedMetrics are the metrics a paired comparison reports.
-var PairedMetrics = []string{"hit@1", "all@5", "MRR", "hit@10"}
+var PairedMetrics = []string{"hit@1", "all@5", "MRR", "NDCG@10", "hit@10"}
 
 // bootstrapRounds is the number of bootstrap resamples.
 const bootstrapRounds = 2000
@@ -57,6 +57,8 @@ func metricOf(s Scores, metric string, budgets []int) (float64, bool) {
 		return s.All[4], true
 	case "MRR":
 		return s.RR, true
+	case "NDCG@10":
+		return s.NDCG, true
 	}
 	if b, ok := strings.CutPrefix(metric, "inc@"); ok {
 		for i, bud := range budgets {

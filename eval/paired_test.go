@@ -99,3 +99,22 @@ func TestReportPaired(t *testing.T) {
 		}
 	}
 }
+
+func TestNDCG(t *testing.T) {
+	tests := []struct {
+		gold   []string
+		ranked []string
+		want   float64
+	}{
+		{[]string{"a"}, []string{"a", "x"}, 1},
+		{[]string{"a"}, []string{"x", "a"}, 1 / math.Log2(3)},
+		{[]string{"a", "b"}, []string{"b", "a"}, 1},
+		{[]string{"a", "b"}, []string{"a", "x", "b"}, (1 + 0.5) / (1 + 1/math.Log2(3))},
+		{[]string{"a"}, []string{"x"}, 0},
+	}
+	for _, tt := range tests {
+		if got := ScoreInstance(tt.gold, tt.ranked, nil, nil).NDCG; math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("NDCG of %v for gold %v = %v, want %v", tt.ranked, tt.gold, got, tt.want)
+		}
+	}
+}

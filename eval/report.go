@@ -164,7 +164,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		for _, k := range TableKs {
 			cols = append(cols, fmt.Sprintf("hit@%d", k))
 		}
-		cols = append(cols, "rec@5", "all@5", "MRR")
+		cols = append(cols, "rec@5", "all@5", "MRR", "NDCG@10")
 		for _, bud := range r.Budgets {
 			cols = append(cols, "inc@"+BudgetLabel(bud))
 		}
@@ -186,7 +186,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			for _, k := range TableKs {
 				row = append(row, f2(s.Hit[k-1]))
 			}
-			row = append(row, f2(s.Rec[4]), f2(s.All[4]), f2(s.MRR))
+			row = append(row, f2(s.Rec[4]), f2(s.All[4]), f2(s.MRR), f2(s.NDCG))
 			for i := range r.Budgets {
 				row = append(row, f2(s.Inc[i]))
 			}
