@@ -25,6 +25,26 @@
 // (names.go), so that the files mentioning it — its callers and tests —
 // are not rewarded a second time for the edge the walk already followed.
 //
+// A plain word that may name a symbol (a one-word query, a capitalised
+// word inside a sentence: query.Entity.Bare) seeds only a declaration of
+// a type, trait, function, module, macro or constant spelled exactly so;
+// it never resolves by style or by a fuzzy guess, and a word that names
+// nothing is left to the lexical search.
+//
+// # Ranking and reading order
+//
+// Files are ranked by the hand-weighted combination of package rank or by
+// the learned model of package rank/learn (learned.go). [RankerAuto], the
+// default, picks by the query's kind ([RankerFor]): the model for fixes
+// and reports, the hand weights for questions, lookups and diff review.
+// The model's score is a calibrated probability; in a focused fix whose
+// names resolved ([StructureDecides]) the files it gives less than
+// [LikelyProbability] keep the hand-weighted order, which is the order
+// an engineer reads around the symbol. Relevance and reading order are
+// two answers: the ranking says which files matter, and for a focused fix
+// each file also gets its place in the hand-weighted order
+// ([File].ReadAt), which the bundle shows files in (reading.go).
+//
 // # Engine
 //
 // An [Engine] holds what is built once per repository (the graph, the
