@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Feature dumps.
@@ -50,9 +51,21 @@ type DumpCandidate struct {
 	X []json.Number `json:"x"`
 }
 
-// dumpPath is where the dump of inst goes.
+// dumpPath is where the dump of inst goes: COMMIT.json.gz for a fix, and
+// COMMIT-NAME.json.gz for an instance that shares its commit with others
+// (questions about one tree: the NAME of the id "owner/name@NAME").
 func dumpPath(dir string, inst Instance) string {
-	return filepath.Join(dir, RepoDirName(inst.Repo), inst.Commit+".json.gz")
+	name := inst.Commit
+	if inst.Commit == inst.Base {
+		_, id, _ := strings.Cut(inst.ID, "@")
+		name += "-" + strings.Map(func(r rune) rune {
+			if r == '/' || r == '\\' || r == '.' {
+				return '_'
+			}
+			return r
+		}, id)
+	}
+	return filepath.Join(dir, RepoDirName(inst.Repo), name+".json.gz")
 }
 
 // dumped reports whether inst already has a dump in dir.

@@ -118,3 +118,18 @@ func TestNDCG(t *testing.T) {
 		}
 	}
 }
+
+// TestDumpPathQuestions: questions about one tree share its commit, and
+// each gets a dump of its own.
+func TestDumpPathQuestions(t *testing.T) {
+	fix := Instance{ID: "a/b@1234567890", Repo: "a/b", Commit: strings.Repeat("1", 40), Base: strings.Repeat("2", 40)}
+	q1 := Instance{ID: "a/b@q01", Repo: "a/b", Commit: strings.Repeat("3", 40), Base: strings.Repeat("3", 40), Kind: "question"}
+	q2 := q1
+	q2.ID = "a/b@q02"
+	if got := dumpPath("d", fix); got != "d/a+b/"+fix.Commit+".json.gz" {
+		t.Errorf("fix dump at %s", got)
+	}
+	if dumpPath("d", q1) == dumpPath("d", q2) {
+		t.Errorf("two questions share the dump %s", dumpPath("d", q1))
+	}
+}
