@@ -41,6 +41,9 @@ type benchOptions struct {
 	// Model (a model file; default the shipped one).
 	Replay string
 	Model  string
+	// NoHistory runs the pipeline rankers without version-control
+	// history.
+	NoHistory bool
 }
 
 func newBenchCmd(io *IO) *cobra.Command {
@@ -105,15 +108,17 @@ checkouts are cached in --work and reused across runs.`,
 	f.StringVar(&o.TextWeights, "text-weights", "", "compare these named query.TextWeights (JSON object) on the dataset")
 	f.StringVar(&o.Replay, "replay", "", "re-rank the feature dumps under this directory offline (no repositories needed)")
 	f.StringVar(&o.Model, "model", "", "ranking model file for --replay (default: the shipped model)")
+	f.BoolVar(&o.NoHistory, "no-history", false, "run the ctxexpand rankers without version-control history (as on a tarball or a depth-1 clone)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
 }
 
 func (o *benchOptions) rankers() ([]eval.Ranker, error) {
 	shared := pipeline.NewSessionCache(max(2, o.Jobs*2))
+	shared.NoHistory = o.NoHistory
 	all := map[string]eval.Ranker{
 		"bm25":              eval.NewBM25(),
-		"ctxexpand":         &pipeline.Ranker{Label: "ctxexpand", Strategy: "auto"},
+		"ctxexpand":         &pipeline.Ranker{Label: "ctxexpand", Strategy: "auto", NoHistory: o.NoHistory},
 		"ctxexpand-hand":    &pipeline.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Sessions: shared},
 		"ctxexpand-learned": &pipeline.Ranker{Label: "ctxexpand-learned", Strategy: "auto", Ranker: expand.RankerLearned, Sessions: shared},
 	}
@@ -239,6 +244,7 @@ func (o *benchOptions) weightRankers() ([]eval.Ranker, error) {
 		return nil, err
 	}
 	shared := pipeline.NewSessionCache(2)
+	shared.NoHistory = o.NoHistory
 	shared.Index = st
 	out := []eval.Ranker{eval.NewBM25()}
 	names := make([]string, 0, len(sets))
@@ -271,7 +277,7 @@ func (o *benchOptions) dumpRankers() ([]eval.Ranker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []eval.Ranker{&pipeline.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Features: true, Index: st}}, nil
+	return []eval.Ranker{&pipeline.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Features: true, Index: st, NoHistory: o.NoHistory}}, nil
 }
 
 // replayRankers are the rankers --replay runs, by name.

@@ -34,6 +34,9 @@ type Ranker struct {
 	// TextWeights are the query analysis's weights for issue-shaped text
 	// (zero: the defaults); set to fit them (bench --text-weights).
 	TextWeights query.TextWeights
+	// NoHistory loads without version-control history, as a tarball, a
+	// depth-1 clone or a fresh repository would be (bench --no-history).
+	NoHistory bool
 
 	mu   sync.Mutex
 	last *Session // the session of the last answer, for Decls
@@ -49,7 +52,7 @@ func (r *Ranker) Rank(ctx context.Context, root string, inst eval.Instance, budg
 	if r.Sessions != nil {
 		s, err = r.Sessions.Get(ctx, root, inst.Base)
 	} else {
-		s, err = Open(ctx, root, LoadOptions{Index: r.Index})
+		s, err = Open(ctx, root, LoadOptions{Index: r.Index, NoHistory: r.NoHistory})
 		if err == nil {
 			defer s.Close()
 		}
@@ -154,6 +157,8 @@ func (r *Ranker) Decls(ctx context.Context, root string, inst eval.Instance, pat
 type SessionCache struct {
 	// Index, when set, is the on-disk index sessions load through.
 	Index *index.Store
+	// NoHistory loads sessions without version-control history.
+	NoHistory bool
 
 	mu    sync.Mutex
 	max   int
@@ -191,6 +196,6 @@ func (c *SessionCache) Get(ctx context.Context, root, base string) (*Session, er
 		}
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.s, e.err = Open(ctx, root, LoadOptions{Index: c.Index}) })
+	e.once.Do(func() { e.s, e.err = Open(ctx, root, LoadOptions{Index: c.Index, NoHistory: c.NoHistory}) })
 	return e.s, e.err
 }
