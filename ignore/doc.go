@@ -7,7 +7,7 @@
 // # Rules
 //
 // [Load] builds a [Matcher] for a root. Its [Matcher.Match] has the
-// signature of analyze.WalkOptions.Ignore and pipeline.LoadOptions.Ignore:
+// signature of analyze.WalkOptions.Ignore and engine.LoadOptions.Ignore:
 //
 //	m, err := ignore.Load(root, ignore.Options{Exclude: []string{"docs/"}})
 //	files, probs, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{Ignore: m.Match})

@@ -143,7 +143,7 @@ func (m *Matcher) Root() string { return m.root }
 
 // Match reports whether the root-relative, slash-separated path rel (a
 // directory when isDir) is ignored. Its signature is that of
-// analyze.WalkOptions.Ignore and pipeline.LoadOptions.Ignore.
+// analyze.WalkOptions.Ignore and engine.LoadOptions.Ignore.
 //
 // Git's own ".git" (a directory, or the file of a linked worktree) is
 // always ignored. Otherwise a path is ignored when the last pattern

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/eval"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/index"
@@ -114,18 +114,18 @@ checkouts are cached in --work and reused across runs.`,
 }
 
 func (o *benchOptions) rankers() ([]eval.Ranker, error) {
-	shared := pipeline.NewSessionCache(max(2, o.Jobs*2))
+	shared := engine.NewSessionCache(max(2, o.Jobs*2))
 	shared.NoHistory = o.NoHistory
 	all := map[string]eval.Ranker{
 		"bm25":              eval.NewBM25(),
-		"ctxexpand":         &pipeline.Ranker{Label: "ctxexpand", Strategy: "auto", NoHistory: o.NoHistory},
-		"ctxexpand-hand":    &pipeline.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Sessions: shared},
-		"ctxexpand-learned": &pipeline.Ranker{Label: "ctxexpand-learned", Strategy: "auto", Ranker: expand.RankerLearned, Sessions: shared},
+		"ctxexpand":         &engine.Ranker{Label: "ctxexpand", Strategy: "auto", NoHistory: o.NoHistory},
+		"ctxexpand-hand":    &engine.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Sessions: shared},
+		"ctxexpand-learned": &engine.Ranker{Label: "ctxexpand-learned", Strategy: "auto", Ranker: expand.RankerLearned, Sessions: shared},
 	}
 	order := []string{"bm25", "ctxexpand", "ctxexpand-learned", "ctxexpand-hand"}
 	for _, n := range expand.Names() {
 		name := "ctxexpand-" + n
-		all[name] = &pipeline.Ranker{Label: name, Strategy: n, Sessions: shared}
+		all[name] = &engine.Ranker{Label: name, Strategy: n, Sessions: shared}
 		order = append(order, name)
 	}
 	if len(o.Rankers) > 0 {
@@ -185,7 +185,7 @@ func (o *benchOptions) run(ctx context.Context, io *IO) error {
 	var decls eval.DeclSource
 	if !rolling {
 		for _, r := range rankers {
-			if pr, ok := r.(*pipeline.Ranker); ok {
+			if pr, ok := r.(*engine.Ranker); ok {
 				decls = pr // function-level gold from the facts it loaded
 				break
 			}
@@ -243,7 +243,7 @@ func (o *benchOptions) weightRankers() ([]eval.Ranker, error) {
 	if err != nil {
 		return nil, err
 	}
-	shared := pipeline.NewSessionCache(2)
+	shared := engine.NewSessionCache(2)
 	shared.NoHistory = o.NoHistory
 	shared.Index = st
 	out := []eval.Ranker{eval.NewBM25()}
@@ -252,7 +252,7 @@ func (o *benchOptions) weightRankers() ([]eval.Ranker, error) {
 		names = append(names, name)
 	}
 	for _, name := range sortedStrings(names) {
-		out = append(out, &pipeline.Ranker{Label: "ctxexpand-tw-" + name, Strategy: "auto", Sessions: shared, TextWeights: sets[name]})
+		out = append(out, &engine.Ranker{Label: "ctxexpand-tw-" + name, Strategy: "auto", Sessions: shared, TextWeights: sets[name]})
 	}
 	return out, nil
 }
@@ -277,7 +277,7 @@ func (o *benchOptions) dumpRankers() ([]eval.Ranker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []eval.Ranker{&pipeline.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Features: true, Index: st, NoHistory: o.NoHistory}}, nil
+	return []eval.Ranker{&engine.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Features: true, Index: st, NoHistory: o.NoHistory}}, nil
 }
 
 // replayRankers are the rankers --replay runs, by name.
@@ -299,9 +299,9 @@ func (o *benchOptions) replayRankers() ([]eval.ReplayRanker, error) {
 	all := map[string]eval.ReplayRanker{
 		"bm25":           eval.FeatureOrder{Label: "bm25", Feature: "bm25"},
 		"hand":           eval.FeatureOrder{Label: "hand", Feature: "hand"},
-		"learned":        &pipeline.ModelReplay{Label: "learned", Model: model, Mode: pipeline.ReplayLearned},
-		"learned-margin": &pipeline.ModelReplay{Label: "learned-margin", Model: model, Mode: pipeline.ReplayMargin},
-		"ctxexpand":      &pipeline.ModelReplay{Label: "ctxexpand", Model: model, Mode: pipeline.ReplayAuto},
+		"learned":        &engine.ModelReplay{Label: "learned", Model: model, Mode: engine.ReplayLearned},
+		"learned-margin": &engine.ModelReplay{Label: "learned-margin", Model: model, Mode: engine.ReplayMargin},
+		"ctxexpand":      &engine.ModelReplay{Label: "ctxexpand", Model: model, Mode: engine.ReplayAuto},
 	}
 	names := o.Rankers
 	if len(names) == 0 {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/config"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
@@ -58,7 +58,7 @@ type indexedRun struct {
 	prog  *progress
 
 	mu    sync.Mutex
-	load  pipeline.IndexedLoad
+	load  engine.IndexedLoad
 	notes []string
 }
 
@@ -79,7 +79,7 @@ func (r *indexedRun) notice(msg string) {
 }
 
 // wire sets the load options that feed this run.
-func (r *indexedRun) wire(lo *pipeline.LoadOptions) {
+func (r *indexedRun) wire(lo *engine.LoadOptions) {
 	if r.prog != nil {
 		lo.Progress = r.prog.report
 	}
@@ -88,7 +88,7 @@ func (r *indexedRun) wire(lo *pipeline.LoadOptions) {
 	}
 	lo.Index = r.st
 	lo.Notice = r.notice
-	lo.OnIndexed = func(l pipeline.IndexedLoad) {
+	lo.OnIndexed = func(l engine.IndexedLoad) {
 		r.mu.Lock()
 		r.load = l
 		r.mu.Unlock()

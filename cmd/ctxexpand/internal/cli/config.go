@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/config"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/ignore"
 )
 
@@ -63,18 +63,18 @@ func (o *expandOptions) settings(root string) (config.Settings, error) {
 
 // applyConfig resolves the settings, writes them back into the options
 // that the run reads, and loads the ignore rules they ask for.
-func (o *expandOptions) applyConfig(root string) (config.Settings, pipeline.LoadOptions, error) {
+func (o *expandOptions) applyConfig(root string) (config.Settings, engine.LoadOptions, error) {
 	s, err := o.settings(root)
 	if err != nil {
-		return s, pipeline.LoadOptions{}, err
+		return s, engine.LoadOptions{}, err
 	}
 	o.Budget, o.Tokenizer, o.Format, o.Strategy = s.Budget, s.Tokenizer, s.Format, s.Strategy
 	o.Depth, o.MaxFiles, o.NoTests, o.Timeout = s.Depth, s.MaxFiles, s.NoTests, s.Timeout
 	m, err := ignore.Load(root, s.IgnoreOptions())
 	if err != nil {
-		return s, pipeline.LoadOptions{}, usageError{err}
+		return s, engine.LoadOptions{}, usageError{err}
 	}
-	return s, pipeline.LoadOptions{Ignore: m.Match, Generated: m.MatchGenerated, IgnoreProblems: m.Problems, NoHistory: o.NoHistory,
+	return s, engine.LoadOptions{Ignore: m.Match, Generated: m.MatchGenerated, IgnoreProblems: m.Problems, NoHistory: o.NoHistory,
 		SCIP: s.SCIP, NoSCIP: o.NoSCIP}, nil
 }
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/bundle"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/diffmode"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/tokenize"
 )
@@ -135,7 +135,7 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 		return o.writeEmpty(io, ch)
 	}
 
-	load := pipeline.LoadOptions{Logger: io.Log}
+	load := engine.LoadOptions{Logger: io.Log}
 	var run *indexedRun
 	if ch.loadRoot == root {
 		// The working tree: loaded through the on-disk index with the
@@ -149,7 +149,7 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 		run = o.Cache.start(io, o.Quiet)
 		run.wire(&load)
 	}
-	s, err := pipeline.Open(ctx, ch.loadRoot, load)
+	s, err := engine.Open(ctx, ch.loadRoot, load)
 	if run != nil {
 		run.loaded()
 	}
@@ -199,9 +199,9 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 }
 
 // request turns the mapped change into a pipeline request (see
-// pipeline.ReviewRequest) with the command's budget, format and tuning.
-func (o *diffOptions) request(ch *change, rep *diffmode.Report) pipeline.Request {
-	return pipeline.ReviewRequest(pipeline.Request{
+// engine.ReviewRequest) with the command's budget, format and tuning.
+func (o *diffOptions) request(ch *change, rep *diffmode.Report) engine.Request {
+	return engine.ReviewRequest(engine.Request{
 		Root:         ch.loadRoot,
 		Budget:       o.Budget,
 		MaxFiles:     o.MaxFiles,
@@ -216,7 +216,7 @@ func (o *diffOptions) request(ch *change, rep *diffmode.Report) pipeline.Request
 		Truncation:   o.Truncate,
 		TokenMargin:  o.Margin,
 		ContextLines: o.Context,
-	}, pipeline.Review{Diff: ch.diff, Report: rep, What: ch.what, Subjects: ch.subjects, Notes: ch.notes})
+	}, engine.Review{Diff: ch.diff, Report: rep, What: ch.what, Subjects: ch.subjects, Notes: ch.notes})
 }
 
 func parseLimits() diffmode.Options { return diffmode.Options{} }

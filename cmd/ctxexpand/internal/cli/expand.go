@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxexpand/ctxexpand/analyze/lsp"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
 
@@ -65,7 +65,7 @@ type expandOptions struct {
 }
 
 func newExpandOptions() *expandOptions {
-	return &expandOptions{Budget: 16000, MaxFiles: 30, Strategy: "auto", Format: "markdown", Tokenizer: "o200k", Backend: pipeline.BackendBuiltin}
+	return &expandOptions{Budget: 16000, MaxFiles: 30, Strategy: "auto", Format: "markdown", Tokenizer: "o200k", Backend: engine.BackendBuiltin}
 }
 
 func (o *expandOptions) addFlags(cmd *cobra.Command) {
@@ -133,12 +133,12 @@ func (o *expandOptions) validate() error {
 		return usagef("--ranker must be %s, %s or %s, got %q", expand.RankerAuto, expand.RankerLearned, expand.RankerHand, o.Ranker)
 	}
 	switch o.Backend {
-	case pipeline.BackendBuiltin, pipeline.BackendLSP:
+	case engine.BackendBuiltin, engine.BackendLSP:
 	default:
 		return usagef("--backend must be builtin or lsp, got %q", o.Backend)
 	}
 	if o.LSPCmd != "" {
-		if o.Backend != pipeline.BackendLSP {
+		if o.Backend != engine.BackendLSP {
 			return usagef("--lsp-cmd needs --backend lsp")
 		}
 		if _, err := lsp.ParseCommand(o.LSPCmd); err != nil {
@@ -187,7 +187,7 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 	if err != nil {
 		return err
 	}
-	req := pipeline.Request{
+	req := engine.Request{
 		Root:         root,
 		Query:        o.Query,
 		Budget:       o.Budget,
@@ -224,7 +224,7 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 	run := o.Cache.start(io, o.Quiet)
 	run.wire(&load)
 	req.Load = load
-	out, err := pipeline.Run(ctx, req)
+	out, err := engine.Run(ctx, req)
 	run.loaded()
 	if err != nil {
 		return err

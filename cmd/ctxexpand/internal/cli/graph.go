@@ -10,14 +10,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/draw"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
 
 // openSession loads the repository for the graph command; tests share
 // one load between runs through it.
-var openSession = pipeline.Open
+var openSession = engine.Open
 
 // graphFormats are the values of the graph command's --format.
 var graphFormats = []string{"dot", "mermaid", "svg"}
@@ -145,7 +145,7 @@ func (o *graphOptions) run(ctx context.Context, io *IO) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.Query(ctx, pipeline.Request{
+	out, err := s.Query(ctx, engine.Request{
 		Root:      root,
 		Query:     o.Query,
 		MaxFiles:  max(o.Files, 30),

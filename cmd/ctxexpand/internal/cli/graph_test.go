@@ -14,19 +14,19 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files (graph pictures)")
 
-var graphSessions = pipeline.NewSessionCache(2)
+var graphSessions = engine.NewSessionCache(2)
 
 // sharedSessions lets the graph tests load each sample once (a load of
 // gosvc takes seconds under -race); the golden files, written by other
 // processes, still check that separate loads draw the same picture.
 func sharedSessions(t *testing.T) {
 	saved := openSession
-	openSession = func(ctx context.Context, root string, _ pipeline.LoadOptions) (*pipeline.Session, error) {
+	openSession = func(ctx context.Context, root string, _ engine.LoadOptions) (*engine.Session, error) {
 		return graphSessions.Get(ctx, root, "")
 	}
 	t.Cleanup(func() { openSession = saved })

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/urlfetch"
 )
@@ -123,7 +123,7 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 	if o.FromPack != "" {
 		o.seed(ctx, run, root, lo)
 	}
-	s, err := pipeline.Open(ctx, root, lo)
+	s, err := engine.Open(ctx, root, lo)
 	if err == nil {
 		s.Close() // the index is this command's output
 	}
@@ -158,12 +158,12 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 // entries queries share: those the configuration (file, or
 // .ctxexpand.toml at the root) gives a query, and the key that names its
 // ignore rules.
-func indexLoadOptions(root, configFile string) (pipeline.LoadOptions, error) {
+func indexLoadOptions(root, configFile string) (engine.LoadOptions, error) {
 	eo := newExpandOptions()
 	eo.Config = configFile
 	cfg, lo, err := eo.applyConfig(root)
 	if err != nil {
-		return pipeline.LoadOptions{}, err
+		return engine.LoadOptions{}, err
 	}
 	lo.IndexKey = ignoreKey(cfg)
 	return lo, nil
@@ -179,17 +179,17 @@ const (
 // seed adds what the pack says to the index. Whatever goes wrong (no
 // file, a damaged or refused pack, a failed download) is a note: the run
 // goes on without the pack.
-func (o *indexOptions) seed(ctx context.Context, run *indexedRun, root string, lo pipeline.LoadOptions) {
+func (o *indexOptions) seed(ctx context.Context, run *indexedRun, root string, lo engine.LoadOptions) {
 	start := time.Now()
 	data, err := o.readPack(ctx)
 	if err != nil {
 		run.notice(fmt.Sprintf("pack %s not used: %v", o.FromPack, err))
 		return
 	}
-	a, info, err := pipeline.ReadPack(bytes.NewReader(data), 0)
+	a, info, err := engine.ReadPack(bytes.NewReader(data), 0)
 	if err == nil {
-		var res pipeline.SeedResult
-		res, err = pipeline.SeedFromPack(ctx, root, lo, a, info)
+		var res engine.SeedResult
+		res, err = engine.SeedFromPack(ctx, root, lo, a, info)
 		if err == nil {
 			what := fmt.Sprintf("%d records", res.Records)
 			if res.Snapshot {
@@ -204,7 +204,7 @@ func (o *indexOptions) seed(ctx context.Context, run *indexedRun, root string, l
 			return
 		}
 	}
-	run.notice(fmt.Sprintf("pack %s not used: %s", o.FromPack, strings.TrimPrefix(err.Error(), pipeline.ErrPackRefused.Error()+": ")))
+	run.notice(fmt.Sprintf("pack %s not used: %s", o.FromPack, strings.TrimPrefix(err.Error(), engine.ErrPackRefused.Error()+": ")))
 }
 
 // readPack reads the pack's bytes from a file or a URL.
@@ -228,14 +228,14 @@ func (o *indexOptions) readPack(ctx context.Context) ([]byte, error) {
 
 // writePack writes the pack next to its destination, then renames it
 // over it: a reader never sees half a pack.
-func (o *indexOptions) writePack(ctx context.Context, io *IO, root string, lo pipeline.LoadOptions) error {
+func (o *indexOptions) writePack(ctx context.Context, io *IO, root string, lo engine.LoadOptions) error {
 	dir := filepath.Dir(o.Pack)
 	tmp, err := os.CreateTemp(dir, filepath.Base(o.Pack)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("writing the pack: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	info, err := pipeline.WritePack(ctx, root, lo, tmp)
+	info, err := engine.WritePack(ctx, root, lo, tmp)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/mcpserver"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 )
 
 // mcpOptions are the flags of the mcp command.
@@ -102,7 +102,7 @@ func (o *mcpOptions) run(ctx context.Context, io *IO) error {
 	}
 	run := o.Cache.start(io, true)
 	cfgOpts := &expandOptions{Config: o.Config, NoHistory: o.NoHistory}
-	configure := func() (pipeline.LoadOptions, error) {
+	configure := func() (engine.LoadOptions, error) {
 		cfg, load, err := cfgOpts.applyConfig(root)
 		if err != nil {
 			return load, err

@@ -14,9 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
@@ -255,7 +255,7 @@ func (o *serveOptions) serve(ctx context.Context, io *IO, root, cacheDir string)
 	cfgOpts := &expandOptions{Config: o.Config, NoHistory: o.NoHistory, SCIP: o.SCIP, NoSCIP: o.NoSCIP}
 	cfgOpts.changed = func(flag string) bool { return flag == "scip" && len(o.SCIP) > 0 }
 	keys := &keyHolder{}
-	configure := func() (pipeline.LoadOptions, error) {
+	configure := func() (engine.LoadOptions, error) {
 		cfg, load, err := cfgOpts.applyConfig(root)
 		if err != nil {
 			return load, err

@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
 	"github.com/ctxexpand/ctxexpand/config"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
@@ -27,7 +27,7 @@ import (
 // serverKey names the load options that change what a server loads (the
 // configured ignore rules, the history prior, SCIP indexes); a query with
 // another key is answered locally.
-func serverKey(load pipeline.LoadOptions) string {
+func serverKey(load engine.LoadOptions) string {
 	sum := sha256.Sum256(fmt.Appendf(nil, "%q %v %q %v", load.IndexKey, load.NoHistory, load.SCIP, load.NoSCIP))
 	return hex.EncodeToString(sum[:8])
 }
@@ -56,9 +56,9 @@ var errNoServerAnswer = errors.New("no server answer")
 // viaServer asks the root's server. It returns errNoServerAnswer when
 // there is none or it cannot answer this query; any other error is the
 // query's own.
-func (o *expandOptions) viaServer(ctx context.Context, io *IO, preq pipeline.Request, cfg config.Settings, load pipeline.LoadOptions) error {
+func (o *expandOptions) viaServer(ctx context.Context, io *IO, preq engine.Request, cfg config.Settings, load engine.LoadOptions) error {
 	root := preq.Root
-	if o.NoServer || o.Backend != pipeline.BackendBuiltin || o.Cache.Off {
+	if o.NoServer || o.Backend != engine.BackendBuiltin || o.Cache.Off {
 		return errNoServerAnswer
 	}
 	cacheDir, err := o.Cache.resolvedDir()

@@ -11,6 +11,6 @@
 //     regular-expression blow-ups, writes;
 //   - determinism_test.go: identical output across runs and GOMAXPROCS.
 //
-// The @url safety tests live in package pipeline, whose test-only seam
+// The @url safety tests live in package engine, whose test-only seam
 // lets them play DNS. docs/reliability.md lists what each test holds.
 package e2e

@@ -167,7 +167,7 @@ func TestDiffTimeoutPartial(t *testing.T) {
 // TestBudgetNeverExceeded: whatever the format, the bytes the command
 // line writes, recounted with the tokenizer, are within the budget; a
 // budget below the smallest document is an error that says what to do.
-// (TestBudgetMatrix in package pipeline runs the many combinations of
+// (TestBudgetMatrix in package engine runs the many combinations of
 // query, format and budget on one loaded session.)
 func TestBudgetNeverExceeded(t *testing.T) {
 	counter, err := tokenize.New("o200k")

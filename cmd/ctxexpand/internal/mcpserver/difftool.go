@@ -10,8 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/diffmode"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
 
@@ -46,7 +46,7 @@ Without arguments it reviews the working tree against HEAD (uncommitted and untr
 		InputSchema: schema,
 		Annotations: readOnly(false),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in DiffArgs) (*mcp.CallToolResult, any, error) {
-		return s.call(ctx, "diff_context", in.Refresh, func(ctx context.Context, sess *pipeline.Session) (*mcp.CallToolResult, error) {
+		return s.call(ctx, "diff_context", in.Refresh, func(ctx context.Context, sess *engine.Session) (*mcp.CallToolResult, error) {
 			return s.diffContext(ctx, sess, in)
 		}), nil, nil
 	})
@@ -109,7 +109,7 @@ func resolveRange(ctx context.Context, root string, base, head string) (diffRang
 	return r, nil
 }
 
-func (s *Server) diffContext(ctx context.Context, sess *pipeline.Session, in DiffArgs) (*mcp.CallToolResult, error) {
+func (s *Server) diffContext(ctx context.Context, sess *engine.Session, in DiffArgs) (*mcp.CallToolResult, error) {
 	strategy := in.Strategy
 	if strings.TrimSpace(strategy) == "" {
 		strategy = expand.Impact.Name
@@ -159,14 +159,14 @@ func (s *Server) diffContext(ctx context.Context, sess *pipeline.Session, in Dif
 	if rng.subjectsTo != "" && rng.subjectsTo != rng.base {
 		subjects, _ = g.Subjects(ctx, rng.base, rng.subjectsTo, 10)
 	}
-	req := pipeline.ReviewRequest(pipeline.Request{
+	req := engine.ReviewRequest(engine.Request{
 		Root:      sess.Root,
 		Budget:    a.budget,
 		MaxFiles:  a.maxFiles,
 		Strategy:  a.strategy,
 		Format:    a.format,
 		Tokenizer: s.opts.Tokenizer,
-	}, pipeline.Review{Diff: d, Report: rep, What: "the " + rng.label, Subjects: subjects, Words: in.Query, Notes: notes})
+	}, engine.Review{Diff: d, Report: rep, What: "the " + rng.label, Subjects: subjects, Words: in.Query, Notes: notes})
 	res, err := s.pagedBundle(ctx, sess, req, a.page, "diff_context")
 	if err != nil {
 		return nil, err

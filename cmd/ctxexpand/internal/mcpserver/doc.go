@@ -2,7 +2,7 @@
 // tools an agent calls to get context from one repository, their argument
 // schemas, paging of bundles, and the lifetime of the loaded repository.
 // It is built on the official Go SDK (github.com/modelcontextprotocol/go-sdk)
-// and answers through package pipeline, so a tool's bundle is byte for
+// and answers through package engine, so a tool's bundle is byte for
 // byte what the command line prints for the same request.
 //
 // # Tools
@@ -18,7 +18,7 @@
 //   - diff_context {base?, head?, query?, budget?, format?, strategy?, max_files?, page?}:
 //     the bundle for reviewing a git diff, built as the diff command
 //     builds it (package diffmode maps the hunks to changed symbols,
-//     [pipeline.ReviewRequest] makes the request): the list of changes
+//     [engine.ReviewRequest] makes the request): the list of changes
 //     and the hunks lead, the changed symbols are pinned, and the impact
 //     strategy adds callers, implementations and tests.
 //

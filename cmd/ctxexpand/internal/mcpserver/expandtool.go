@@ -7,7 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ctxexpand/ctxexpand/bundle"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
 
@@ -56,7 +56,7 @@ Results are paged: page 1 holds the best files that fit the budget. When the ans
 		InputSchema: schema,
 		Annotations: readOnly(!s.opts.NoNetwork),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in ExpandArgs) (*mcp.CallToolResult, any, error) {
-		return s.call(ctx, "expand_context", in.Refresh, func(ctx context.Context, sess *pipeline.Session) (*mcp.CallToolResult, error) {
+		return s.call(ctx, "expand_context", in.Refresh, func(ctx context.Context, sess *engine.Session) (*mcp.CallToolResult, error) {
 			return s.expandContext(ctx, sess, in)
 		}), nil, nil
 	})
@@ -107,7 +107,7 @@ func checkBundleArgs(budget int, format, strategy string, maxFiles, page, depth 
 	return a, nil
 }
 
-func (s *Server) expandContext(ctx context.Context, sess *pipeline.Session, in ExpandArgs) (*mcp.CallToolResult, error) {
+func (s *Server) expandContext(ctx context.Context, sess *engine.Session, in ExpandArgs) (*mcp.CallToolResult, error) {
 	if strings.TrimSpace(in.Query) == "" {
 		return nil, toolErrorf("query is empty: say what you want to do, e.g. \"fix UserService.FindByEmail returning nil\"")
 	}
@@ -115,7 +115,7 @@ func (s *Server) expandContext(ctx context.Context, sess *pipeline.Session, in E
 	if err != nil {
 		return nil, err
 	}
-	req := pipeline.Request{
+	req := engine.Request{
 		Root:      sess.Root,
 		Query:     in.Query,
 		Budget:    a.budget,
@@ -132,7 +132,7 @@ func (s *Server) expandContext(ctx context.Context, sess *pipeline.Session, in E
 
 // pagedBundle answers req and returns the requested page of its bundle
 // followed by a note on what the page held and what remains.
-func (s *Server) pagedBundle(ctx context.Context, sess *pipeline.Session, req pipeline.Request, page int, tool string) (*mcp.CallToolResult, error) {
+func (s *Server) pagedBundle(ctx context.Context, sess *engine.Session, req engine.Request, page int, tool string) (*mcp.CallToolResult, error) {
 	budget := req.Budget
 	req.Budget = 0 // rank only; the pages are assembled below
 	out, err := sess.Query(ctx, req)

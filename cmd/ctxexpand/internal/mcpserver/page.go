@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/ctxexpand/ctxexpand/bundle"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
 
@@ -37,7 +37,7 @@ type page struct {
 }
 
 // buildPage assembles page want (1-based) of out's ranked files.
-func buildPage(ctx context.Context, sess *pipeline.Session, out *pipeline.Output, req pipeline.Request, want int) (*page, error) {
+func buildPage(ctx context.Context, sess *engine.Session, out *engine.Output, req engine.Request, want int) (*page, error) {
 	ranked := out.Result.Files
 	shown := map[string]bool{}
 	for n := 1; ; n++ {

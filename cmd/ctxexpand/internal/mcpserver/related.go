@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
 
@@ -71,7 +71,7 @@ Use it before editing a file to see what else may need to change, or to find the
 		Annotations: readOnly(false),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in RelatedArgs) (*mcp.CallToolResult, *RelatedResult, error) {
 		var out *RelatedResult
-		res := s.call(ctx, "related_files", in.Refresh, func(ctx context.Context, sess *pipeline.Session) (*mcp.CallToolResult, error) {
+		res := s.call(ctx, "related_files", in.Refresh, func(ctx context.Context, sess *engine.Session) (*mcp.CallToolResult, error) {
 			r, err := relatedFiles(ctx, sess, in)
 			if err != nil {
 				return nil, err
@@ -89,7 +89,7 @@ Use it before editing a file to see what else may need to change, or to find the
 // relatedFiles ranks the neighbours of a file by running the pipeline
 // with the file as the only seed (an explicit reference, as @path would
 // be) and no query text, so that graph evidence alone decides.
-func relatedFiles(ctx context.Context, sess *pipeline.Session, in RelatedArgs) (*RelatedResult, error) {
+func relatedFiles(ctx context.Context, sess *engine.Session, in RelatedArgs) (*RelatedResult, error) {
 	limit := in.Limit
 	if limit == 0 {
 		limit = DefaultRelatedLimit
@@ -121,7 +121,7 @@ func relatedFiles(ctx context.Context, sess *pipeline.Session, in RelatedArgs) (
 		}
 		return nil, toolErrorf("%s is not a Go or Rust source file the analysis knows (only .go and .rs files are analysed, and vendored, hidden or oversized ones are skipped)%s", rel, suggestFiles(sess.Facts, rel))
 	}
-	out, err := sess.Query(ctx, pipeline.Request{
+	out, err := sess.Query(ctx, engine.Request{
 		Root:      sess.Root,
 		Strategy:  strategy,
 		Depth:     in.Depth,

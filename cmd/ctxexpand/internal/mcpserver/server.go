@@ -13,8 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
+	"github.com/ctxexpand/ctxexpand/engine"
 )
 
 // Options configures a Server. Root is required; the zero value of every
@@ -27,8 +27,8 @@ type Options struct {
 	// Load configures loading the repository, unless Configure is set:
 	// then it is called for the load options at start and whenever the
 	// ignore rules or the configuration change.
-	Load      pipeline.LoadOptions
-	Configure func() (pipeline.LoadOptions, error)
+	Load      engine.LoadOptions
+	Configure func() (engine.LoadOptions, error)
 	// Tokenizer counts bundle tokens: o200k (default), cl100k or estimate.
 	Tokenizer string
 	// NoNetwork refuses @url references in queries.
@@ -45,8 +45,8 @@ type Options struct {
 
 	// open and reopen load the repository; nil means the pipeline's.
 	// Tests replace them.
-	open   func(ctx context.Context, root string, opt pipeline.LoadOptions) (*pipeline.Session, error)
-	reopen func(ctx context.Context, prev *pipeline.Session, opt pipeline.LoadOptions, ch pipeline.Changes) (*pipeline.Session, error)
+	open   func(ctx context.Context, root string, opt engine.LoadOptions) (*engine.Session, error)
+	reopen func(ctx context.Context, prev *engine.Session, opt engine.LoadOptions, ch engine.Changes) (*engine.Session, error)
 }
 
 // Server serves one repository over MCP. Tool calls run one at a time on
@@ -144,7 +144,7 @@ func errorResult(err error) *mcp.CallToolResult {
 // gets the session (loading it if need be) and runs fn, turning every
 // error and any panic into a tool error so that the server never dies on
 // a request.
-func (s *Server) call(ctx context.Context, tool string, refresh bool, fn func(ctx context.Context, sess *pipeline.Session) (*mcp.CallToolResult, error)) (res *mcp.CallToolResult) {
+func (s *Server) call(ctx context.Context, tool string, refresh bool, fn func(ctx context.Context, sess *engine.Session) (*mcp.CallToolResult, error)) (res *mcp.CallToolResult) {
 	select {
 	case s.work <- struct{}{}:
 	case <-ctx.Done():

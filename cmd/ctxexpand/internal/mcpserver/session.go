@@ -7,8 +7,8 @@ import (
 	"io/fs"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
+	"github.com/ctxexpand/ctxexpand/engine"
 )
 
 // errLoad marks a repository that could not be loaded.
@@ -24,7 +24,7 @@ func (s *Server) engine(ctx context.Context) (*resident.Engine, error) {
 	configure := s.opts.Configure
 	if configure == nil {
 		load := s.opts.Load
-		configure = func() (pipeline.LoadOptions, error) { return load, nil }
+		configure = func() (engine.LoadOptions, error) { return load, nil }
 	}
 	eng, err := resident.Start(ctx, resident.Options{Root: s.opts.Root, Configure: configure, Poll: s.opts.Poll,
 		Logf: s.logf, Open: s.opts.open, Reopen: s.opts.reopen})

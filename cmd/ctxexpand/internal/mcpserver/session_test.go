@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
 
-// fakeLoader stands in for pipeline.Open: it counts loads and builds a
+// fakeLoader stands in for engine.Open: it counts loads and builds a
 // small session from the names of the .go files under the root, one
 // function per file named after it, without the go command.
 type fakeLoader struct {
@@ -25,7 +25,7 @@ type fakeLoader struct {
 	panic bool  // the next load panics
 }
 
-func (l *fakeLoader) open(ctx context.Context, root string, _ pipeline.LoadOptions) (*pipeline.Session, error) {
+func (l *fakeLoader) open(ctx context.Context, root string, _ engine.LoadOptions) (*engine.Session, error) {
 	l.mu.Lock()
 	l.loads++
 	fail, pan := l.fail, l.panic
@@ -52,10 +52,10 @@ func (l *fakeLoader) open(ctx context.Context, root string, _ pipeline.LoadOptio
 	if err != nil {
 		return nil, err
 	}
-	return &pipeline.Session{Root: root, Facts: facts, Engine: eng}, nil
+	return &engine.Session{Root: root, Facts: facts, Engine: eng}, nil
 }
 
-func (l *fakeLoader) reopen(ctx context.Context, prev *pipeline.Session, opt pipeline.LoadOptions, _ pipeline.Changes) (*pipeline.Session, error) {
+func (l *fakeLoader) reopen(ctx context.Context, prev *engine.Session, opt engine.LoadOptions, _ engine.Changes) (*engine.Session, error) {
 	return l.open(ctx, prev.Root, opt)
 }
 
@@ -151,12 +151,12 @@ func TestLoadFailures(t *testing.T) {
 		name    string
 		arrange func(l *fakeLoader)
 		timeout time.Duration
-		open    func(ctx context.Context, root string, opt pipeline.LoadOptions) (*pipeline.Session, error)
+		open    func(ctx context.Context, root string, opt engine.LoadOptions) (*engine.Session, error)
 		want    []string
 	}{
 		{name: "load error", arrange: func(l *fakeLoader) { l.fail = errors.New("disk on fire") }, want: []string{"the repository could not be loaded", "disk on fire", "check that --root"}},
 		{name: "panic", arrange: func(l *fakeLoader) { l.panic = true }, want: []string{"internal error", "loader exploded", "please report it"}},
-		{name: "time limit", timeout: 50 * time.Millisecond, open: func(ctx context.Context, _ string, _ pipeline.LoadOptions) (*pipeline.Session, error) {
+		{name: "time limit", timeout: 50 * time.Millisecond, open: func(ctx context.Context, _ string, _ engine.LoadOptions) (*engine.Session, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		}, want: []string{"timed out", "--timeout"}},

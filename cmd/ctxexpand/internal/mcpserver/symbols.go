@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/rank"
 )
@@ -64,7 +64,7 @@ Names may be written in Go or Rust style, qualified or not; matching ignores cas
 		Annotations: readOnly(false),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in FindSymbolArgs) (*mcp.CallToolResult, *FindSymbolResult, error) {
 		var out *FindSymbolResult
-		res := s.call(ctx, "find_symbol", in.Refresh, func(ctx context.Context, sess *pipeline.Session) (*mcp.CallToolResult, error) {
+		res := s.call(ctx, "find_symbol", in.Refresh, func(ctx context.Context, sess *engine.Session) (*mcp.CallToolResult, error) {
 			r, err := findSymbol(sess, in)
 			if err != nil {
 				return nil, err
@@ -79,7 +79,7 @@ Names may be written in Go or Rust style, qualified or not; matching ignores cas
 	})
 }
 
-func findSymbol(sess *pipeline.Session, in FindSymbolArgs) (*FindSymbolResult, error) {
+func findSymbol(sess *engine.Session, in FindSymbolArgs) (*FindSymbolResult, error) {
 	limit := in.Limit
 	if limit == 0 {
 		limit = DefaultSymbolLimit

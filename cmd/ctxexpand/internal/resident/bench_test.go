@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/benchmarks/varied"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/internal/testenv"
 )
@@ -41,8 +41,8 @@ func benchRoot(b *testing.B) (string, *index.Store) {
 }
 
 func benchEngine(b *testing.B, root string, st *index.Store) *resident.Engine {
-	e, err := resident.Start(context.Background(), resident.Options{Root: root, Configure: func() (pipeline.LoadOptions, error) {
-		return pipeline.LoadOptions{Index: st}, nil
+	e, err := resident.Start(context.Background(), resident.Options{Root: root, Configure: func() (engine.LoadOptions, error) {
+		return engine.LoadOptions{Index: st}, nil
 	}, Logf: func(f string, a ...any) { b.Logf(f, a...) }})
 	if err != nil {
 		b.Fatal(err)
@@ -63,7 +63,7 @@ func BenchmarkResidentQuery(b *testing.B) {
 	root, st := benchRoot(b)
 	e := benchEngine(b, root, st)
 	queries := varied.Queries(root, sourceFiles(root), 100)
-	req := pipeline.Request{Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
+	req := engine.Request{Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
 	// One query that is not among them first: the tokenizer's tables.
 	warm := []string{"where is the main entry point"}
 	if os.Getenv("BENCH_QUERY_WARM") == "1" {
@@ -98,7 +98,7 @@ func BenchmarkResidentEdit(b *testing.B) {
 	root, st := benchRoot(b)
 	e := benchEngine(b, root, st)
 	files := sourceFiles(root)
-	req := pipeline.Request{Query: "fix the rendering of nested templates", Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
+	req := engine.Request{Query: "fix the rendering of nested templates", Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
 	if _, _, err := e.Query(context.Background(), req); err != nil {
 		b.Fatal(err)
 	}

@@ -18,7 +18,7 @@
 // event (inotify queues the events of one watcher in order, so everything
 // before the cookie has been read once it arrives). A write that returned
 // before the query was sent is therefore in the answer. Files are also
-// checked when read (pipeline.Session.Stale): a file changed behind the
+// checked when read (engine.Session.Stale): a file changed behind the
 // watcher's back makes the query run again on a fresh load.
 //
 // # What is watched
@@ -27,7 +27,7 @@
 // leaves out (hidden directories such as .git, target, node_modules) and
 // what the ignore rules exclude, so build output and dependency caches
 // never flood the queue. Only changes to files a load reads
-// (pipeline.IsInput) and to the ignore rules and configuration count;
+// (engine.IsInput) and to the ignore rules and configuration count;
 // a change to the rules reloads the rules, the watches and everything
 // else. HEAD is compared at every query (a commit changes the bundle's
 // commit and the history prior without touching a file). When the
@@ -37,7 +37,7 @@
 //
 // # Applying changes
 //
-// A change is applied with pipeline.Reopen, which reloads incrementally
+// A change is applied with engine.Reopen, which reloads incrementally
 // (only what depends on a changed file is analysed again) and reuses the
 // history and file contents that the change cannot have touched. The
 // sessions of one engine keep the index's per-file and per-package

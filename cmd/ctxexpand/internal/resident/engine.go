@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 )
 
 // Options configures an Engine. Root and Configure are required; the
@@ -21,7 +21,7 @@ type Options struct {
 	// Configure returns the load options for Root. It is called at start
 	// and again whenever the ignore rules or the configuration change;
 	// the engine sets Resident itself.
-	Configure func() (pipeline.LoadOptions, error)
+	Configure func() (engine.LoadOptions, error)
 	// CookieDir is a directory that only this process writes, for the
 	// watcher's sync cookies (see the package doc); "" makes a temporary
 	// one, removed by Close.
@@ -38,10 +38,10 @@ type Options struct {
 	// Nil discards them.
 	Logf func(format string, args ...any)
 
-	// Open and Reopen load the repository; nil means pipeline.Open and
-	// pipeline.Reopen (tests replace them).
-	Open   func(ctx context.Context, root string, opt pipeline.LoadOptions) (*pipeline.Session, error)
-	Reopen func(ctx context.Context, prev *pipeline.Session, opt pipeline.LoadOptions, ch pipeline.Changes) (*pipeline.Session, error)
+	// Open and Reopen load the repository; nil means engine.Open and
+	// engine.Reopen (tests replace them).
+	Open   func(ctx context.Context, root string, opt engine.LoadOptions) (*engine.Session, error)
+	Reopen func(ctx context.Context, prev *engine.Session, opt engine.LoadOptions, ch engine.Changes) (*engine.Session, error)
 }
 
 // Defaults of Options.
@@ -53,7 +53,7 @@ const (
 	staleRetries = 3
 	// PersistAfter is how long the tree must stay quiet after an update
 	// before the engine stores the state in the on-disk index
-	// (pipeline.Session.Persist), so that the command line and the next
+	// (engine.Session.Persist), so that the command line and the next
 	// server start warm.
 	PersistAfter = 3 * time.Second
 	// rootCheck is how often the root's existence is checked besides the
@@ -75,7 +75,7 @@ var ErrBusy = errors.New("files kept changing while the answer was made; ask aga
 
 // Snapshot is one applied state of the repository.
 type Snapshot struct {
-	Session *pipeline.Session
+	Session *engine.Session
 	// Gen numbers the states, from 1 for the first load.
 	Gen uint64
 	// Took is how long loading this state took; At is when it was ready.
@@ -97,7 +97,7 @@ type Engine struct {
 	srcMu sync.Mutex
 	src   source
 	mode  string // "watch" or "poll"
-	load  pipeline.LoadOptions
+	load  engine.LoadOptions
 
 	headMu sync.Mutex
 	head   string
@@ -143,10 +143,10 @@ func Start(ctx context.Context, opts Options) (*Engine, error) {
 		opts.Logf = func(string, ...any) {}
 	}
 	if opts.Open == nil {
-		opts.Open = pipeline.Open
+		opts.Open = engine.Open
 	}
 	if opts.Reopen == nil {
-		opts.Reopen = pipeline.Reopen
+		opts.Reopen = engine.Reopen
 	}
 	e := &Engine{opts: opts, pend: newPending(), rootID: st, started: time.Now(),
 		changed: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}), lastAccess: time.Now(),
@@ -182,7 +182,7 @@ func Start(ctx context.Context, opts Options) (*Engine, error) {
 }
 
 // configure asks for the load options.
-func (e *Engine) configure() (pipeline.LoadOptions, error) {
+func (e *Engine) configure() (engine.LoadOptions, error) {
 	load, err := e.opts.Configure()
 	if err != nil {
 		return load, err
@@ -192,7 +192,7 @@ func (e *Engine) configure() (pipeline.LoadOptions, error) {
 }
 
 // newSource watches the tree, or polls it when it cannot be watched.
-func (e *Engine) newSource(ctx context.Context, load pipeline.LoadOptions) (source, string, error) {
+func (e *Engine) newSource(ctx context.Context, load engine.LoadOptions) (source, string, error) {
 	if !e.opts.Poll {
 		w, err := newWatcher(e.opts.Root, e.opts.CookieDir, load.Ignore, e.pend, e.opts.Logf)
 		if err == nil {
@@ -275,15 +275,15 @@ func (e *Engine) Use(ctx context.Context, fn func(*Snapshot) error) (*Snapshot, 
 }
 
 // Query answers req on the current snapshot (see Use).
-func (e *Engine) Query(ctx context.Context, req pipeline.Request) (*pipeline.Output, *Snapshot, error) {
+func (e *Engine) Query(ctx context.Context, req engine.Request) (*engine.Output, *Snapshot, error) {
 	return e.QueryChecked(ctx, req, nil)
 }
 
 // QueryChecked is Query with check run first on the snapshot, once the
 // changes before the call are applied (a configuration change among
 // them): its error, if any, is the answer.
-func (e *Engine) QueryChecked(ctx context.Context, req pipeline.Request, check func() error) (*pipeline.Output, *Snapshot, error) {
-	var out *pipeline.Output
+func (e *Engine) QueryChecked(ctx context.Context, req engine.Request, check func() error) (*engine.Output, *Snapshot, error) {
+	var out *engine.Output
 	snap, err := e.Use(ctx, func(s *Snapshot) error {
 		if check != nil {
 			if err := check(); err != nil {
@@ -394,7 +394,7 @@ func (e *Engine) update() {
 	e.srcMu.Lock()
 	load := e.load
 	e.srcMu.Unlock()
-	var s *pipeline.Session
+	var s *engine.Session
 	var err error
 	ch := b.changes()
 	if cur == nil || b.rules {
@@ -466,7 +466,7 @@ func (e *Engine) persistNow(ctx context.Context) {
 	e.opts.Logf("generation %d stored in the on-disk index in %v", cur.Gen, time.Since(start).Round(time.Millisecond))
 }
 
-func describe(ch pipeline.Changes) string {
+func describe(ch engine.Changes) string {
 	switch {
 	case ch.All:
 		return "a full comparison"

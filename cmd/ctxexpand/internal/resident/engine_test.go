@@ -15,8 +15,8 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
@@ -142,8 +142,8 @@ func start(t *testing.T, root string, mod func(*resident.Options)) *resident.Eng
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := resident.Options{Root: root, Configure: func() (pipeline.LoadOptions, error) {
-		return pipeline.LoadOptions{Index: st, NoHistory: true}, nil
+	opts := resident.Options{Root: root, Configure: func() (engine.LoadOptions, error) {
+		return engine.LoadOptions{Index: st, NoHistory: true}, nil
 	}, Logf: t.Logf}
 	if mod != nil {
 		mod(&opts)
@@ -235,7 +235,7 @@ func TestRulesChange(t *testing.T) {
 	root := gosvc(t)
 	e := start(t, root, func(o *resident.Options) {
 		cfg := o.Configure
-		o.Configure = func() (pipeline.LoadOptions, error) {
+		o.Configure = func() (engine.LoadOptions, error) {
 			load, err := cfg()
 			m := ignoreMatcher(t, root)
 			load.Ignore = m
@@ -265,7 +265,7 @@ func TestHeadMove(t *testing.T) {
 	git(t, root, "commit", "-q", "-m", "first")
 	e := start(t, root, nil)
 	commit := func() string {
-		out, _, err := e.Query(context.Background(), pipeline.Request{Query: "fix UserService.find_by_email", Budget: 2000, Format: "json", Tokenizer: "estimate", NoNetwork: true})
+		out, _, err := e.Query(context.Background(), engine.Request{Query: "fix UserService.find_by_email", Budget: 2000, Format: "json", Tokenizer: "estimate", NoNetwork: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -314,9 +314,9 @@ func TestEditStormMatchesColdLoad(t *testing.T) {
 
 	e := start(t, root, func(o *resident.Options) {
 		cfg := o.Configure
-		o.Configure = func() (pipeline.LoadOptions, error) { l, err := cfg(); l.NoHistory = false; return l, err }
+		o.Configure = func() (engine.LoadOptions, error) { l, err := cfg(); l.NoHistory = false; return l, err }
 	})
-	req := pipeline.Request{Query: "fix UserService.find_by_email for mixed-case addresses", Budget: 6000, Format: "json", Tokenizer: "estimate", NoNetwork: true}
+	req := engine.Request{Query: "fix UserService.find_by_email for mixed-case addresses", Budget: 6000, Format: "json", Tokenizer: "estimate", NoNetwork: true}
 	if _, _, err := e.Query(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestEditStormMatchesColdLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cold, err := pipeline.Open(context.Background(), root, pipeline.LoadOptions{})
+	cold, err := engine.Open(context.Background(), root, engine.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +379,7 @@ func TestGenerationsConsistent(t *testing.T) {
 			strings.Repeat("\n", k%7), k, k, k, k)
 	}
 	write(t, root, "internal/service/marker.go", state(0))
-	req := pipeline.Request{Query: "@internal/service/marker.go which marker state", Budget: 3000, Format: "json", Tokenizer: "estimate", NoNetwork: true}
+	req := engine.Request{Query: "@internal/service/marker.go which marker state", Budget: 3000, Format: "json", Tokenizer: "estimate", NoNetwork: true}
 
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -448,8 +448,8 @@ func TestGenerationsConsistent(t *testing.T) {
 
 // fakeOpen stands in for a load where only the engine's own behaviour is
 // under test.
-func fakeOpen(_ context.Context, root string, _ pipeline.LoadOptions) (*pipeline.Session, error) {
-	return &pipeline.Session{Root: root, Facts: &analyze.Facts{Root: root}}, nil
+func fakeOpen(_ context.Context, root string, _ engine.LoadOptions) (*engine.Session, error) {
+	return &engine.Session{Root: root, Facts: &analyze.Facts{Root: root}}, nil
 }
 
 // TestRootRemoved: removing or renaming the root stops the engine with

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 )
 
 // batch is the changes recorded since the last update.
@@ -30,8 +30,8 @@ func (b *batch) add(o batch) {
 }
 
 // changes is the batch as the pipeline takes it.
-func (b *batch) changes() pipeline.Changes {
-	ch := pipeline.Changes{All: b.all || b.rules, Head: b.head}
+func (b *batch) changes() engine.Changes {
+	ch := engine.Changes{All: b.all || b.rules, Head: b.head}
 	for p := range b.paths {
 		ch.Paths = append(ch.Paths, p)
 	}

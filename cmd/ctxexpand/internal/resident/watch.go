@@ -15,7 +15,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 )
 
 // source turns what happens to the files under a root into pending
@@ -37,7 +37,7 @@ func classify(rel string) batch {
 	switch {
 	case rulesFiles[path.Base(rel)]:
 		return batch{rules: true}
-	case pipeline.IsInput(rel):
+	case engine.IsInput(rel):
 		return batch{paths: map[string]bool{rel: true}}
 	}
 	return batch{}

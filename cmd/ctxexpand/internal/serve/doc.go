@@ -4,9 +4,9 @@
 //
 // It does not keep the repository current (package resident's Engine
 // does, and Serve only asks it queries and its status), does not run the
-// expansion itself (package pipeline, through the engine), and does not
-// decide when a command goes to a server or how one is started in the
-// background (the cli package's serve.go and viaserver.go).
+// expansion itself (package engine, through the resident Engine), and
+// does not decide when a command goes to a server or how one is started
+// in the background (the cli package's serve.go and viaserver.go).
 //
 // # Protocol
 //
@@ -15,8 +15,8 @@
 // [Request] carries an operation (query, status, stop), the root, the
 // build of ctxexpand and the key of its load options; a [Query] carries
 // the command line's flags ([QueryFrom] and [Query.PipelineRequest]
-// convert from and to a pipeline request, and a test fails when a new
-// field of pipeline.Request is carried by neither). A [Response] holds
+// convert from and to an engine request, and a test fails when a new
+// field of engine.Request is carried by neither). A [Response] holds
 // the output byte for byte as the command would print it, its notes and
 // explanation, or a code: [CodeMismatch] and [CodeStopping] tell the
 // client to answer locally, [CodeBadRequest] and [CodeFailed] say why

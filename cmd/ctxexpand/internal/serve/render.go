@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/rank"
 )
@@ -24,8 +24,8 @@ func decodeStrict(body []byte, v any) error {
 // QueryFrom is the protocol's form of a pipeline request. The fields it
 // leaves out are the server's own (Root, Load, Backend, LSPCmd) or set by
 // other commands (Explicit, Extras, Notes, Features); TestQueryCoversRequest fails
-// when a field of pipeline.Request is neither carried nor listed there.
-func QueryFrom(r pipeline.Request) *Query {
+// when a field of engine.Request is neither carried nor listed there.
+func QueryFrom(r engine.Request) *Query {
 	q := &Query{
 		Text: r.Query, Budget: r.Budget, MaxFiles: r.MaxFiles, Depth: r.Depth, Strategy: r.Strategy,
 		Format: r.Format, Tokenizer: r.Tokenizer, NoTests: r.NoTests, NoNetwork: r.NoNetwork,
@@ -40,8 +40,8 @@ func QueryFrom(r pipeline.Request) *Query {
 }
 
 // PipelineRequest is the pipeline's form of q for root.
-func (q *Query) PipelineRequest(root string) pipeline.Request {
-	r := pipeline.Request{
+func (q *Query) PipelineRequest(root string) engine.Request {
+	r := engine.Request{
 		Root: root, Query: q.Text, Budget: q.Budget, MaxFiles: q.MaxFiles, Depth: q.Depth,
 		Strategy: q.Strategy, Format: q.Format, Tokenizer: q.Tokenizer, NoTests: q.NoTests,
 		NoNetwork: q.NoNetwork, Planner: q.Planner, OllamaHost: q.OllamaHost, OllamaModel: q.OllamaModel,
@@ -55,7 +55,7 @@ func (q *Query) PipelineRequest(root string) pipeline.Request {
 }
 
 // render fills resp with what the command prints for out.
-func render(resp *Response, out *pipeline.Output, q *Query) {
+func render(resp *Response, out *engine.Output, q *Query) {
 	if q.FilesOnly {
 		resp.Output = string(out.FilesOnly())
 	} else {

@@ -6,22 +6,22 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
+	"github.com/ctxexpand/ctxexpand/engine"
 )
 
-// notCarried are the fields of pipeline.Request that a query to the
+// notCarried are the fields of engine.Request that a query to the
 // server does not carry: the server's own, or other commands'.
 var notCarried = map[string]bool{"Root": true, "Load": true, "Backend": true, "LSPCmd": true, "Explicit": true, "Extras": true, "Notes": true,
 	"Features":    true, // feature dumps of the benchmark ranker
 	"TextWeights": true, // fitting the query analysis in the benchmark
 }
 
-// TestQueryCoversRequest: every other field of pipeline.Request survives
+// TestQueryCoversRequest: every other field of engine.Request survives
 // the trip through the protocol, so that a field added to the request is
 // not silently dropped by the server (set each to a non-zero value, send,
 // compare).
 func TestQueryCoversRequest(t *testing.T) {
-	var want pipeline.Request
+	var want engine.Request
 	v := reflect.ValueOf(&want).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Type().Field(i)
@@ -31,7 +31,7 @@ func TestQueryCoversRequest(t *testing.T) {
 		fill(t, f.Name, v.Field(i))
 	}
 	want.Root = "/r"
-	var got pipeline.Request
+	var got engine.Request
 	{
 		q := QueryFrom(want)
 		q.Budget = max(q.Budget, 1)
@@ -48,7 +48,7 @@ func TestQueryCoversRequest(t *testing.T) {
 	if diff := cmp.Diff(want, got, cmp.FilterPath(func(p cmp.Path) bool {
 		sf, ok := p.Last().(cmp.StructField)
 		return ok && len(p) == 2 && notCarried[sf.Name()]
-	}, cmp.Ignore()), cmp.AllowUnexported(pipeline.LoadOptions{})); diff != "" {
+	}, cmp.Ignore()), cmp.AllowUnexported(engine.LoadOptions{})); diff != "" {
 		t.Errorf("fields lost on the way to the server (-want +got); carry them in Query or list them in notCarried:\n%s", diff)
 	}
 }

@@ -11,14 +11,14 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/pipeline"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
+	"github.com/ctxexpand/ctxexpand/engine"
 )
 
 // fakeOpen loads nothing: these tests are about the socket.
-func fakeOpen(_ context.Context, root string, _ pipeline.LoadOptions) (*pipeline.Session, error) {
-	return &pipeline.Session{Root: root, Facts: &analyze.Facts{Root: root}}, nil
+func fakeOpen(_ context.Context, root string, _ engine.LoadOptions) (*engine.Session, error) {
+	return &engine.Session{Root: root, Facts: &analyze.Facts{Root: root}}, nil
 }
 
 // running starts a server on a fresh root and cache directory and
@@ -31,7 +31,7 @@ func running(t *testing.T) (root string, ln *serve.Listener) {
 		t.Fatal(err)
 	}
 	eng, err := resident.Start(context.Background(), resident.Options{Root: root, CookieDir: ln.Paths.Cookies, Open: fakeOpen,
-		Configure: func() (pipeline.LoadOptions, error) { return pipeline.LoadOptions{}, nil }})
+		Configure: func() (engine.LoadOptions, error) { return engine.LoadOptions{}, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

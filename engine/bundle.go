@@ -1,0 +1,147 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"github.com/ctxexpand/ctxexpand/bundle"
+	"github.com/ctxexpand/ctxexpand/tokenize"
+)
+
+// counters keeps one token counter per tokenizer name for the life of the
+// process, so that the per-content count cache is shared across queries.
+var counters sync.Map // name → tokenize.Counter
+
+func counterFor(name string, margin float64) (tokenize.Counter, error) {
+	key := fmt.Sprintf("%s*%g", name, margin)
+	if c, ok := counters.Load(key); ok {
+		return c.(tokenize.Counter), nil
+	}
+	c, err := tokenize.New(name, tokenize.WithMargin(margin))
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := counters.LoadOrStore(key, c)
+	return actual.(tokenize.Counter), nil
+}
+
+// bundleRequest turns a query's outcome into a bundle request.
+func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error) {
+	format, err := bundle.ParseFormat(req.Format)
+	if err != nil {
+		return bundle.Request{}, err
+	}
+	counter, err := counterFor(req.Tokenizer, req.TokenMargin)
+	if err != nil {
+		return bundle.Request{}, err
+	}
+	counter = s.tokens.counter(counter) // tokens.go
+	trunc, err := bundle.ParseTruncation(req.Truncation)
+	if err != nil {
+		return bundle.Request{}, err
+	}
+	br := bundle.Request{
+		Query:    out.Plan.Text,
+		Strategy: strings.Join(out.Result.Strategies, "+"),
+		Commit:   s.Commit(),
+		Root:     s.Root,
+		Budget:   req.Budget,
+		Counter:  counter,
+		Format:   format,
+		Options: bundle.Options{
+			Read:         func(_ context.Context, p string) ([]byte, error) { return s.content.ByPath(p) },
+			Truncation:   trunc,
+			ContextLines: req.ContextLines,
+		},
+	}
+	for _, e := range out.Extras {
+		br.Extras = append(br.Extras, bundle.Extra{Kind: e.Kind, Title: e.Title, Content: e.Content, Lang: e.Lang})
+	}
+	for _, f := range out.Result.Files {
+		bf := bundle.File{
+			Path:     f.Path,
+			Lang:     f.Lang,
+			Score:    f.Score,
+			Reasons:  f.Reasons,
+			Explicit: f.Explicit,
+			Category: f.Category.String(),
+			ReadAt:   f.ReadAt,
+		}
+		for _, sp := range f.Spans {
+			bf.Spans = append(bf.Spans, bundle.Span{Start: sp.Start, End: sp.End, Symbol: sp.Symbol})
+		}
+		for _, sid := range s.Facts.SymbolsIn(f.File) {
+			sym := &s.Facts.Symbols[sid]
+			bf.Symbols = append(bf.Symbols, bundle.Symbol{
+				Name: sym.Name, Container: sym.Container, Kind: sym.Kind.String(),
+				Start: sym.Start, End: sym.End, DeclLine: sym.DeclLine,
+				Signature: sym.Signature, Doc: sym.Doc,
+			})
+		}
+		br.Files = append(br.Files, bf)
+	}
+	if out.Partial {
+		// First, so that the cap on notes never drops it.
+		br.Notes = append(br.Notes, "partial result: a time limit cut the analysis short")
+	}
+	br.Notes = append(br.Notes, out.Notes...)
+	return br, nil
+}
+
+// assemble builds the bundle of a query's outcome.
+func (s *Session) assemble(ctx context.Context, out *Output, req Request) (*bundle.Result, error) {
+	br, err := s.bundleRequest(out, req)
+	if err != nil {
+		return nil, err
+	}
+	res, err := bundle.Build(ctx, br)
+	if err != nil {
+		return nil, fmt.Errorf("assembling the bundle: %w", err)
+	}
+	s.tokens.flush(s.index, s.Root)
+	return res, nil
+}
+
+// IncludedAt is the list of files whose relevant content is in the bundle
+// of a query's outcome at the given budget (for the benchmark's inc@B): a
+// file counts when it got its full text or its relevant spans. It also
+// returns, per included file, the lines the bundle shows.
+func (s *Session) IncludedAt(ctx context.Context, out *Output, req Request, budget int) ([]string, map[string][]bundle.LineRange, error) {
+	req.Budget = budget
+	if req.Format == "" {
+		req.Format = "markdown"
+	}
+	res, err := s.assemble(ctx, out, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	var inc []string
+	lines := map[string][]bundle.LineRange{}
+	for _, f := range res.Files {
+		if f.Rung >= bundle.RungSpans {
+			inc = append(inc, f.Path)
+			lines[f.Path] = f.Lines
+		}
+	}
+	return inc, lines, nil
+}
+
+// Commit is the git commit the repository is at, or "" when it is not a
+// git checkout (or git is missing). Computed once per session.
+func (s *Session) Commit() string {
+	s.commitOnce.Do(func() {
+		if s.FixedCommit != "" {
+			s.commit = s.FixedCommit
+			return
+		}
+		cmd := exec.Command("git", "-C", s.Root, "rev-parse", "--verify", "--quiet", "HEAD")
+		b, err := cmd.Output()
+		if err == nil {
+			s.commit = strings.TrimSpace(string(b))
+		}
+	})
+	return s.commit
+}

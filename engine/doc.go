@@ -1,0 +1,104 @@
+// Package engine answers a query about a repository: it loads the
+// repository with the language loaders (the only package that imports
+// them), reads the query, resolves its
+// @references, expands and ranks the files, and assembles the bundle. The
+// command line, the MCP server, the resident server and the benchmark
+// ranker all go through it, so they agree byte for byte.
+//
+//	s, err := engine.Open(ctx, root, engine.LoadOptions{})
+//	if err != nil {
+//		return err
+//	}
+//	defer s.Close()
+//	out, err := s.Query(ctx, engine.Request{Query: "fix UserService.find_by_email", Budget: 16000})
+//	// out.Result.Files is the ranking, out.Bundle the code to read.
+//
+// # Sessions
+//
+// A [Session] is a loaded repository: its facts (files, declarations and
+// the edges between them), the [expand.Engine] built on them (the graph,
+// the lexical index, the name index) and the repository's recent
+// version-control history. It answers any number of queries.
+//
+// [Open] pays for the load. Cold, that is the whole repository: every Go
+// and Rust file parsed and analysed, any SCIP index read, the graph and
+// the lexical index built, and git's log read to weigh recently changed
+// files (not with [LoadOptions].NoHistory). With LoadOptions.Index set,
+// the load goes through the on-disk index (below): an unchanged tree
+// decodes a snapshot instead, and a changed one redoes only what depends
+// on the change. [Load] is the loading step alone, giving the facts.
+//
+// [Session.Close] returns once the session's writes to the index are done;
+// call it before the process exits.
+//
+// # Queries
+//
+// [Session.Query] answers one [Request] in five steps. It plans: reads
+// the query's kind, names, paths, stack frames and terms, with the
+// heuristic planner or a local model (Request.Planner). It seeds: the
+// symbols and files the query names, and its @references (files, @grep
+// and @search matches, @url pages unless Request.NoNetwork). It expands:
+// walks the graph from the seeds under Request.Strategy, to Request.Depth
+// (zero: the strategy's and the plan's). It ranks: keeps the best
+// Request.MaxFiles files (zero: 30), each with its reasons. And when
+// Request.Budget is positive it bundles: the files' code, cut to fit the
+// budget in Request.Tokenizer's tokens, in Request.Format. Without a
+// budget the answer stops at the ranking.
+//
+// The [Output] holds the plan, the ranked files (Output.Result.Files,
+// best first), the bundle, the non-file contents that lead it ([Extra]:
+// fetched pages, search results, references that failed) and the notes a
+// user should read ([Output.WriteNotes]); [Output.FilesOnly] and
+// [Output.WriteExplain] render the ranking. Problems met while loading
+// (a file that does not parse, a loader that failed) do not fail the
+// load; they are recorded in Output.Facts.Problems.
+//
+// [Run] is the one-shot form: it opens Request.Root with Request.Load,
+// answers the request, and closes the session.
+//
+// # Diff review
+//
+// [ReviewRequest] turns a [Review] (a parsed diff mapped onto the new
+// side's facts) into a Request: the query names the changed symbols, the
+// changed places are pinned first, and the list of changes and the diff,
+// fitted to [DiffShare] of the budget, lead the bundle. It never fetches
+// @url references.
+//
+// # Rankers
+//
+// Request.Ranker chooses how files are ranked. expand.RankerAuto, the
+// default, picks by the query's kind (expand.RankerFor): the learned
+// model for fixes and issue reports, the hand weights for questions,
+// lookups and diff review. expand.RankerLearned always uses the model
+// this build ships ([ShippedModel]); expand.RankerHand always uses the
+// hand-weighted sum, with Request.Weights (the zero value means
+// rank.DefaultWeights). Output.Result says which ranker ranked and why.
+//
+// # The on-disk index
+//
+// With LoadOptions.Index set, Load fingerprints its inputs and decodes the
+// facts snapshot when nothing changed; otherwise it runs the loaders with
+// the root's packs of per-package (Go) and per-file (Rust) results and
+// stores the new snapshot (indexed.go). The session's lexical index and
+// token counts are kept in the index too (lexstore.go, tokens.go). Output
+// is byte-identical with and without the index; indexed_test.go checks it
+// across edits, renames, commits switched, go.mod and Cargo.toml changes,
+// concurrent processes and damaged entries. [WritePack] writes a root's
+// index as a pack, and [SeedFromPack] adds one to another index.
+//
+// A resident session (LoadOptions.Resident), kept by a long-running
+// process, is brought up to date after edits with [Reopen], which reuses
+// what the changes cannot have touched, and stores what it holds in
+// memory with [Session.Persist].
+//
+// # Time limits
+//
+// A deadline on ctx bounds the analysis; what follows it runs on the facts
+// found so far, marked partial (deadline.go).
+//
+// # Benchmarks
+//
+// [Ranker] is the whole engine as an eval.Ranker, cold or sharing loaded
+// sessions through a [SessionCache]; [ModelReplay] replays a ranking
+// model on feature dumps.
+package engine

@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// sessionText is what a query on s shows the user (as runQuery).
+func sessionText(t *testing.T, s *Session, q string) string {
+	t.Helper()
+	s.FixedCommit = "0000000000000000000000000000000000000000"
+	out, err := s.Query(context.Background(), Request{Query: q, Budget: 6000, MaxFiles: 20, Format: "markdown"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	b.WriteString(rankingText(out))
+	b.Write(out.Bundle)
+	out.WriteExplain(&b)
+	return b.String()
+}
+
+// TestResidentReopenFromMemory: a chain of resident sessions reloads
+// after each edit from the records and hashes it keeps in memory (neither
+// walking the tree nor touching the on-disk index), answers exactly as a
+// fresh run on the edited tree does, and writes the index only when asked
+// to Persist, after which a run from the command line finds the snapshot.
+func TestResidentReopenFromMemory(t *testing.T) {
+	root := writeTree(t, smallGo)
+	const q = "fix Store.find_by_sku"
+	dir := t.TempDir()
+	st := openIndex(t, dir, nil)
+	var loads []string
+	opt := LoadOptions{Index: st, Resident: true, NoHistory: true,
+		OnIndexed: func(l IndexedLoad) { loads = append(loads, l.Snapshot) }}
+	s, err := Open(context.Background(), root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sessionText(t, s, q), runQuery(t, root, nil, q).text; got != want {
+		t.Fatalf("first load differs from a fresh run:\n%s", cmp.Diff(want, got))
+	}
+	s.Close()
+	packs, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*", "*.pack"))
+	if len(packs) > 0 {
+		t.Errorf("a resident load wrote %v before Persist", packs)
+	}
+	if lex, _ := filepath.Glob(filepath.Join(dir, "*", "objects", "lexical", "*", "*")); len(lex) > 0 {
+		t.Errorf("a resident load wrote %v before Persist", lex)
+	}
+
+	steps := []struct {
+		name  string
+		edit  func(t *testing.T)
+		paths []string
+	}{
+		{"edit a body", func(t *testing.T) {
+			editFile(t, root, "store/store.go", func(s string) string {
+				return strings.Replace(s, "\tit, ok := s.items", "\t// Upper case is canonical.\n\tit, ok := s.items", 1)
+			})
+		}, []string{"store/store.go"}},
+		{"rename a symbol", func(t *testing.T) {
+			for _, f := range []string{"store/store.go", "store/store_test.go", "cart/cart.go", "cmd/shop/main.go"} {
+				editFile(t, root, f, func(s string) string { return strings.ReplaceAll(s, "FindBySKU", "LookupSKU") })
+			}
+		}, []string{"store/store.go", "store/store_test.go", "cart/cart.go", "cmd/shop/main.go"}},
+		{"add and delete files", func(t *testing.T) {
+			os.Remove(filepath.Join(root, "store", "store_test.go"))
+			os.WriteFile(filepath.Join(root, "store", "sku.go"),
+				[]byte("package store\n\n// NormalizeSKU upper-cases a SKU.\nfunc NormalizeSKU(s string) string { return s }\n"), 0o644)
+		}, []string{"store/store_test.go", "store/sku.go"}},
+		{"move a directory in", func(t *testing.T) {
+			// Only the directory's event: its files come without their own.
+			outside := filepath.Join(t.TempDir(), "extra")
+			os.MkdirAll(outside, 0o755)
+			os.WriteFile(filepath.Join(outside, "extra.go"),
+				[]byte("package extra\n\n// SKUPrefix is what every SKU starts with.\nconst SKUPrefix = \"SKU\"\n\n// HasPrefix reports whether a SKU is well formed.\nfunc HasPrefix(sku string) bool { return len(sku) > 3 && sku[:3] == SKUPrefix }\n"), 0o644)
+			if err := os.Rename(outside, filepath.Join(root, "extra")); err != nil {
+				t.Skipf("cannot move a directory into the tree: %v", err)
+			}
+		}, []string{"extra"}},
+		{"remove a directory", func(t *testing.T) {
+			os.RemoveAll(filepath.Join(root, "cmd"))
+		}, []string{"cmd"}},
+		{"change go.mod", func(t *testing.T) {
+			editFile(t, root, "go.mod", func(s string) string {
+				return strings.Replace(s, "module example.com/shop", "module example.com/renamed", 1)
+			})
+			editFile(t, root, "cart/cart.go", func(s string) string {
+				return strings.Replace(s, "example.com/shop/store", "example.com/renamed/store", 1)
+			})
+		}, []string{"go.mod", "cart/cart.go"}},
+	}
+	for _, step := range steps {
+		step.edit(t)
+		loads = nil
+		next, err := Reopen(context.Background(), s, opt, Changes{Paths: step.paths})
+		if err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if diff := cmp.Diff(loads, []string{snapshotMemory}); diff != "" {
+			t.Errorf("%s: loads (-got +want):\n%s", step.name, diff)
+		}
+		got, want := sessionText(t, next, q), runQuery(t, root, nil, q).text
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s: the resident reload differs from a fresh run (-fresh +resident):\n%s", step.name, diff)
+		}
+		next.Close()
+		s = next
+	}
+
+	// Stored only when asked, and then as a full load would have.
+	s.Persist(context.Background())
+	if packs, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*", "*.pack")); len(packs) == 0 {
+		t.Errorf("Persist wrote no record packs")
+	}
+	if lex, _ := filepath.Glob(filepath.Join(dir, "*", "objects", "lexical", "*", "*")); len(lex) != 1 {
+		t.Errorf("Persist wrote %d lexical index snapshots, want 1: %v", len(lex), lex)
+	}
+	cli := runQuery(t, root, st, q)
+	if cli.snapshot != snapshotHit {
+		t.Errorf("after Persist, a run through the index: snapshot %q, want %q", cli.snapshot, snapshotHit)
+	}
+	if want := runQuery(t, root, nil, q).text; cli.text != want {
+		t.Errorf("after Persist, the indexed run differs from a fresh one:\n%s", cmp.Diff(want, cli.text))
+	}
+
+	// A tree that changed since the session loaded is not stored under
+	// the session's facts.
+	editFile(t, root, "store/store.go", func(s string) string { return s + "\n// Changed after the load.\n" })
+	s.Persist(context.Background())
+	if got := runQuery(t, root, st, q); got.snapshot != snapshotMiss {
+		t.Errorf("Persist after a further edit stored a snapshot: the next run's snapshot is %q, want %q", got.snapshot, snapshotMiss)
+	}
+
+	// Changes that say anything may have changed go through the index.
+	loads = nil
+	next, err := Reopen(context.Background(), s, opt, Changes{All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.Close()
+	if len(loads) != 1 || loads[0] == snapshotMemory {
+		t.Errorf("a reload after Changes{All} loaded %q, want it through the index", loads)
+	}
+}

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ctxexpand/ctxexpand/diffmode"
+	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/query"
+	"github.com/ctxexpand/ctxexpand/tokenize"
+)
+
+// DiffShare is the share of the budget the diff itself may take in a
+// review; the changed symbols and their context get the rest.
+const DiffShare = 0.4
+
+// Review is a change to review: a parsed diff mapped onto the new side's
+// facts, with what the caller knows about it. The diff command and the
+// MCP server's diff_context both turn one into a Request with
+// [ReviewRequest], so that they build the same bundle.
+type Review struct {
+	Diff   *diffmode.Diff
+	Report *diffmode.Report
+	// What names the change ("the working tree against HEAD (4d4e02d)");
+	// it titles the list of changes.
+	What string
+	// Subjects are the commit subjects of the change, newest first; their
+	// words join the query.
+	Subjects []string
+	// Words are the user's own words about the change (optional); they
+	// lead the query, @references and all.
+	Words string
+	// Notes are what the caller found (untracked files, CRLF input, a
+	// missing merge base); they come before the report's own.
+	Notes []string
+}
+
+// ReviewRequest completes req — whose budget, format, strategy and
+// tuning the caller has set — for reviewing rv: the query names the
+// changed symbols (after the user's words, before the commit subjects);
+// the changed places are pinned first; the list of changes and the diff,
+// fitted to DiffShare of the budget, lead the bundle; and the notes say
+// what was deleted, left unpinned or cut. @url references are never
+// fetched in a review.
+func ReviewRequest(req Request, rv Review) Request {
+	rep := rv.Report
+	// A review is a kind of its own: the learned model is trained on task
+	// descriptions, and what a change affects is the impact strategy's
+	// hand-weighted walk (expand.RankerFor).
+	req.Kind = query.KindDiff
+	seeds, dropped := rep.Seeds(0)
+	req.Explicit = append([]expand.Explicit(nil), req.Explicit...)
+	for _, sd := range seeds {
+		req.Explicit = append(req.Explicit, expand.Explicit{Path: sd.Path, StartLine: sd.Start, EndLine: sd.End, Reason: sd.Reason})
+	}
+	notes := append(append([]string(nil), req.Notes...), rv.Notes...)
+	notes = append(notes, rep.Notes...)
+	notes = append(notes, rep.Deleted()...)
+	if dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d more changed places were not pinned (the limit is %d); review a narrower range", dropped, diffmode.DefaultMaxSeeds))
+	}
+	extras := append([]Extra(nil), req.Extras...)
+	if sum := rep.Summary(); sum != "" {
+		extras = append(extras, Extra{Kind: "changes", Title: rv.What, Content: sum})
+	}
+	secs, cutNote := diffmode.Sections(rv.Diff, int(float64(req.Budget)*DiffShare), tokenize.Estimate)
+	for _, sec := range secs {
+		extras = append(extras, Extra{Kind: "diff", Title: sec.Title, Content: sec.Content, Lang: "diff"})
+	}
+	if cutNote != "" {
+		notes = append(notes, cutNote)
+	}
+	query := rep.QueryText(rv.Subjects)
+	if words := strings.TrimSpace(rv.Words); words != "" {
+		query = words + "; " + query
+	}
+	req.Query = query
+	req.NoNetwork = true
+	req.Extras = extras
+	req.Notes = notes
+	return req
+}

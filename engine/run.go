@@ -1,0 +1,349 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/bundle"
+	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/githistory"
+	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/query"
+	"github.com/ctxexpand/ctxexpand/query/ollama"
+	"github.com/ctxexpand/ctxexpand/rank"
+)
+
+// Request is one query against a repository.
+type Request struct {
+	Root      string
+	Query     string
+	Budget    int
+	MaxFiles  int
+	Depth     int
+	Strategy  string
+	Format    string
+	Tokenizer string
+	NoTests   bool
+	NoNetwork bool
+	// Planner is "heuristic" (the default) or "ollama", which asks a local
+	// model (OllamaHost, OllamaModel; empty means $OLLAMA_HOST and
+	// $OLLAMA_MODEL) and falls back to the heuristic plan with a warning.
+	Planner     string
+	OllamaHost  string
+	OllamaModel string
+
+	// Explicit places to pin first, besides the query's @references (diff
+	// mode passes the changed spans here), and Extras to lead the bundle
+	// (diff hunks).
+	Explicit []expand.Explicit
+	Extras   []Extra
+	// Notes from the caller (what diff mode skipped or found deleted),
+	// shown before the run's own on stderr and in the bundle.
+	Notes []string
+
+	// Truncation ("signature-first" or "bookend"), TokenMargin (a factor
+	// for model families whose tokenizer is not public) and ContextLines
+	// (around each span; 0 means the default) tune the bundle.
+	Truncation   string
+	TokenMargin  float64
+	ContextLines int
+	// Weights of the hand-weighted ranking; the zero value means
+	// rank.DefaultWeights.
+	Weights rank.Weights
+	// Ranker is expand.RankerAuto (by the query's kind), RankerLearned
+	// (the shipped model, see model.go) or RankerHand; empty means
+	// expand.DefaultRanker.
+	Ranker string
+	// Kind, when set, is the query's kind instead of the one the planner
+	// reads from its text (diff review sets query.KindDiff).
+	Kind query.Kind
+	// Features asks for the candidates' feature vectors in
+	// Output.Result.Candidates (training data).
+	Features bool
+	// TextWeights are the heuristic planner's weights for issue-shaped
+	// text; the zero value means query.DefaultTextWeights (the benchmark
+	// sets others to fit them).
+	TextWeights query.TextWeights
+	// Load is how Run loads the repository (Session.Query ignores it).
+	Load LoadOptions
+
+	// Backend and LSPCmd choose the analysis, as in LoadOptions.
+	Backend string
+	LSPCmd  string
+}
+
+// Session is a loaded repository that answers queries.
+type Session struct {
+	Root     string
+	Facts    *analyze.Facts
+	Engine   *expand.Engine
+	LoadTime time.Duration
+	content  *contentCache
+
+	// FixedCommit, when set, is reported as the commit instead of asking
+	// git (for golden tests of a tree inside another repository).
+	FixedCommit string
+
+	commitOnce sync.Once
+	commit     string
+
+	// saving is what the load is still writing to the index (Close).
+	saving *indexedState
+
+	// A resident session's memory of the index (residentload.go): what
+	// Persist stores, and from what it was loaded.
+	resident   *residentIndex
+	loadOpts   LoadOptions
+	loadHashes map[string]string
+	lexEncode  func() []byte // the lexical index's encoding, for Persist
+
+	// history is the repository's recent version-control history (nil
+	// when there is none or it was not asked for).
+	history *githistory.Stats
+
+	// ignore is LoadOptions.Ignore, kept so that @reference searches
+	// skip what loading skipped.
+	ignore func(rel string, isDir bool) bool
+	// log is LoadOptions.Logger (log.go), for the phases of queries.
+	log    *slog.Logger
+	index  *index.Store // the on-disk index, or nil
+	tokens *tokenStore  // token counts kept in it (tokens.go)
+}
+
+// Open loads and indexes the repository at root.
+func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
+	return open(ctx, root, opt, nil, Changes{All: true})
+}
+
+// open loads root; with prev, a session of the same root and options
+// opened earlier, it reuses what ch says cannot have changed (reopen.go).
+func open(ctx context.Context, root string, opt LoadOptions, prev *Session, ch Changes) (*Session, error) {
+	start := time.Now()
+	if opt.Index != nil {
+		opt.state = &indexedState{}
+		if opt.Resident {
+			if prev != nil && prev.resident != nil {
+				opt.resident = prev.resident
+			} else {
+				opt.resident = newResidentIndex(opt.Index, root)
+			}
+			opt.changes = ch
+		}
+	}
+	lctx, cancel := loadContext(ctx)
+	defer cancel()
+	hist := make(chan *githistory.Stats, 1)
+	go func() {
+		if opt.NoHistory {
+			hist <- nil
+			return
+		}
+		if prev != nil && !ch.All && !ch.Head {
+			hist <- prev.history
+			return
+		}
+		st, _ := loadHistory(lctx, root, opt) // history.go
+		hist <- st
+	}()
+	facts, err := Load(lctx, root, opt)
+	if err != nil {
+		<-hist
+		return nil, err
+	}
+	cache := newContentCache(facts, opt.Resident)
+	if prev != nil {
+		cache.inherit(prev.content)
+	}
+	indexStart := time.Now()
+	src, indexed := indexedSource(cache, opt, root, opt.state)
+	eng, err := newEngine(ctx, facts, src) // deadline.go
+	indexed(err == nil && !facts.Partial)
+	if err != nil {
+		opt.state.wait()
+		<-hist
+		return nil, err
+	}
+	st := <-hist
+	if st != nil && st.NumPrior() > 0 {
+		eng.Prior = make([]float64, len(facts.Files))
+		for i, f := range facts.Files {
+			eng.Prior[i] = st.Prior(f.Path)
+		}
+		eng.Recency = recency(st, facts)
+		eng.PriorDetail = func(f analyze.FileID) string {
+			return fmt.Sprintf("changed in %d of the last %d commits", st.Touches[facts.Files[f].Path], st.NumPrior())
+		}
+	}
+	logPhase(ctx, opt.Logger, "index", indexStart, "nodes", eng.Graph.NumNodes(), "graph_edges", eng.Graph.NumEdges())
+	s := &Session{Root: root, Facts: facts, Engine: eng, LoadTime: time.Since(start), content: cache, ignore: opt.Ignore, log: opt.Logger, history: st, saving: opt.state,
+		index: opt.Index, resident: opt.resident, loadOpts: opt}
+	if opt.state != nil {
+		s.loadHashes = opt.state.hashes
+	}
+	if ls, ok := src.(*lexSource); ok && ls.resident {
+		s.lexEncode = ls.encode
+	}
+	if !opt.Resident {
+		// A resident session's counts stay in the process's counters
+		// (counterFor); reading and writing the pack per query would
+		// cost more than it saves.
+		s.tokens = newTokenStore(opt, root)
+	}
+	if prev != nil && !ch.All && !ch.Head {
+		s.FixedCommit = prev.Commit()
+	}
+	return s, nil
+}
+
+// Output is the result of one query.
+type Output struct {
+	Plan    *query.Plan
+	Result  *expand.Result
+	Facts   *analyze.Facts
+	Bundle  []byte
+	Partial bool
+	Notes   []string
+	// Extras are the explicit non-file contents (@url, @grep, failed
+	// references) that lead the bundle.
+	Extras []Extra
+	// RefSummary says which @references loaded and which failed.
+	RefSummary string
+	// BundleResult says what each file got in the bundle.
+	BundleResult *bundle.Result
+}
+
+// Run loads the repository and answers one query.
+func Run(ctx context.Context, req Request) (*Output, error) {
+	load := req.Load
+	if req.Backend != "" {
+		load.Backend = req.Backend
+	}
+	if req.LSPCmd != "" {
+		load.LSPCmd = req.LSPCmd
+	}
+	s, err := Open(ctx, req.Root, load)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.Query(ctx, req)
+}
+
+// Close returns once the session's writes to the on-disk index are done.
+// A session opened with an index writes what its load learned while it
+// answers queries; a process that exits without Close may lose those
+// writes (never corrupt the index: every write is atomic). Close may be
+// called more than once.
+func (s *Session) Close() {
+	s.saving.wait()
+}
+
+// Query answers one query against the loaded repository.
+//
+// When ctx ends (a time limit), the stages still running finish within a
+// short grace period, or fall back to a bounded form of their work, and
+// the output is marked Partial (deadline.go): a limited run always has a
+// bundle.
+func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
+	fctx, cancel := finishContext(ctx)
+	defer cancel()
+	plan, err := s.plan(fctx, req)
+	if err != nil {
+		return nil, err
+	}
+	rr := s.resolveRefs(fctx, plan, req)
+	explicit := append(append([]expand.Explicit(nil), req.Explicit...), rr.explicit...)
+	expandStart := time.Now()
+	similar, similarDetail := s.similarCommits(plan)
+	if req.Kind != "" {
+		k, ok := query.ParseKind(string(req.Kind))
+		if !ok {
+			return nil, fmt.Errorf("unknown query kind %q: use one of %v", req.Kind, query.Kinds)
+		}
+		plan.Kind = k
+	}
+	model, ranker, rankerWhy, err := rankingModel(req.Ranker, plan.Kind) // model.go
+	if err != nil {
+		return nil, err
+	}
+	opts := expand.Options{
+		Model:         model,
+		Features:      req.Features,
+		Strategy:      req.Strategy,
+		Depth:         req.Depth,
+		MaxFiles:      req.MaxFiles,
+		NoTests:       req.NoTests,
+		Weights:       req.Weights,
+		Similar:       similar,
+		SimilarDetail: similarDetail,
+	}
+	res, err := s.Engine.Expand(fctx, plan, explicit, opts)
+	cut := false
+	if err != nil && fctx.Err() != nil {
+		// One step from the seeds is a bounded amount of work.
+		opts.Depth = 1
+		res, err = s.Engine.Expand(context.WithoutCancel(ctx), plan, explicit, opts)
+		cut = true
+	}
+	if err != nil {
+		return nil, err
+	}
+	if res.Ranker == ranker {
+		res.RankerWhy = rankerWhy
+	}
+	logPhase(ctx, s.log, "expand", expandStart, "strategies", strings.Join(res.Strategies, "+"), "depth", res.Depth, "seeds", len(res.Seeds), "considered", res.Considered, "ranked", len(res.Files))
+	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || cut || fctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
+	out.Notes = append(out.Notes, req.Notes...)
+	out.Notes = append(out.Notes, plan.Warnings...)
+	out.Notes = append(out.Notes, res.Warnings...)
+	if req.Budget > 0 {
+		bundleStart := time.Now()
+		b, err := s.assemble(fctx, out, req)
+		if err != nil && fctx.Err() != nil {
+			// Assembling is bounded by the ranked list and the budget.
+			out.Partial = true
+			b, err = s.assemble(context.WithoutCancel(ctx), out, req)
+		}
+		if err != nil {
+			return nil, err
+		}
+		logPhase(ctx, s.log, "bundle", bundleStart, "format", req.Format, "tokens", b.TotalTokens, "budget", b.Budget, "files", len(b.Files))
+		out.Bundle = b.Output
+		out.BundleResult = b
+	}
+	return out, nil
+}
+
+// plan analyses the query with the requested planner.
+func (s *Session) plan(ctx context.Context, req Request) (*query.Plan, error) {
+	switch req.Planner {
+	case "", "heuristic":
+		return query.AnalyzeWith(req.Query, req.TextWeights), nil
+	case "ollama":
+		p := ollama.New(ollama.Options{Host: req.OllamaHost, Model: req.OllamaModel})
+		return p.Plan(ctx, req.Query)
+	}
+	return nil, fmt.Errorf("unknown planner %q: use heuristic or ollama", req.Planner)
+}
+
+// similarCommits is, per file, what past commits with messages like the
+// query say (see githistory.Stats.Similar); nil without history.
+func (s *Session) similarCommits(plan *query.Plan) ([]float64, []string) {
+	votes := s.history.Similar(plan.Terms)
+	if len(votes) == 0 {
+		return nil, nil
+	}
+	score := make([]float64, len(s.Facts.Files))
+	detail := make([]string, len(s.Facts.Files))
+	for i, f := range s.Facts.Files {
+		if v, ok := votes[f.Path]; ok {
+			score[i], detail[i] = v.Score, v.Best
+		}
+	}
+	return score, detail
+}
