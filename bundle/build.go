@@ -158,38 +158,36 @@ func (b *builder) assemble(ctx context.Context) (*Result, error) {
 // plan chooses every item's option within allowance tokens, and which
 // omitted files the format lists. Explicit items (extras and explicit
 // files) are planned first with the whole allowance, then the implicit
-// files with what is left, each group topped up with truncated content.
+// files with what is left, each group topped up with truncated content;
+// then omitted files are listed, in rank order, while what is left pays
+// for their entries.
 //
-// Formats that list every omitted file (JSON) pay for the entries first:
-// in each group, the entries of the longest prefix of its files that
-// costs at most half of what the group is planned with are set aside, and
-// leaving such a file omitted costs its entry (the planner's omitted
-// option is no longer free), so content only ever replaces an entry and
-// never crowds one out. Other formats, and files past the prefix, are
-// listed while the leftover allows.
+// Formats that list every omitted file (JSON) keep a reserve for the
+// entries out of the content: the cost of every file's entry, at most a
+// tenth of what is left (listingShare). The entries are compact, so the
+// reserve lists every omitted file at ordinary budgets; at a tight one the
+// list stops after the best-ranked omitted files that fit.
 func (b *builder) plan(allowance int) {
 	for _, it := range b.order {
-		it.opts, it.cur, it.listed, it.reserved = it.opts[:it.nBase], 0, false, false
-		it.opts[0].cost = 0
+		it.opts, it.cur, it.listed = it.opts[:it.nBase], 0, false
 	}
 	for _, it := range b.extras {
 		it.opts, it.cur = it.opts[:it.nBase], 0
 	}
 	explicit, implicit := b.groups()
 	left := allowance
-	left -= b.reserveListings(explicit, left/2)
 	left = b.allocate(explicit, left)
 	left = b.fillTruncated(explicit, left)
-	left -= b.reserveListings(implicit, left/2)
+	reserve := b.listingReserve(implicit, left/listingShare)
+	left -= reserve
 	left = b.cover(implicit, left)
 	left = b.allocate(implicit, left)
 	left = b.fillTruncated(implicit, left)
+	left += reserve
 	prefix := b.fm.listsAll()
 	for _, it := range b.order {
 		switch {
 		case it.cur != 0 || it.listing == "":
-		case it.reserved:
-			it.listed = true
 		case it.listingCost <= left:
 			it.listed = true
 			left -= it.listingCost
@@ -199,27 +197,25 @@ func (b *builder) plan(allowance int) {
 	}
 }
 
-// reserveListings, for formats that list every omitted file, sets aside
-// the entries of the longest prefix of items (files not yet given
-// content) that costs at most limit, and returns what they cost. Leaving
-// a reserved file omitted then costs its entry.
-func (b *builder) reserveListings(items []*bitem, limit int) int {
+// listingShare bounds the reserve for omitted files' entries (a tenth of
+// what the explicit items leave): they are metadata, and the content of
+// the files that fit comes first.
+const listingShare = 10
+
+// listingReserve is what formats that list every omitted file keep out of
+// the content for the entries: the cost of every item's entry, at most
+// limit; 0 for other formats.
+func (b *builder) listingReserve(items []*bitem, limit int) int {
 	if !b.fm.listsAll() {
 		return 0
 	}
 	sum := 0
 	for _, it := range items {
-		if it.extra || it.listing == "" || it.cur != 0 {
-			continue
+		if it.listing != "" {
+			sum += it.listingCost
 		}
-		if sum+it.listingCost > limit {
-			break
-		}
-		sum += it.listingCost
-		it.reserved = true
-		it.opts[0].cost = it.listingCost
 	}
-	return sum
+	return min(sum, limit)
 }
 
 // groups are the items planned first (extras and explicit files) and the

@@ -154,11 +154,12 @@
 // measured: a file that could not be read, or one too large for the budget
 // ever to hold.
 //
-// The omitted files' elements count against the budget like everything
-// else, and are paid for before the implicit files' content: leaving a
-// file out costs its element, so content never crowds one out. Only when
-// the elements would take more than half of what the frame and the
-// explicit items leave does "files" stop early, after the best-ranked
-// omitted files that fit; summary counts them all. Each element of
+// An omitted file's element is compact: its path, score, first reason
+// and "tokens_needed", with "spans" empty and no "content". The elements
+// count against the budget like everything else, and are paid for before
+// the implicit files' content: leaving a file out costs its element, so
+// content never crowds one out. They take at most a tenth of what the
+// frame and the explicit items leave; past that, "files" stops after the
+// best-ranked omitted files that fit, and summary counts them all. Each element of
 // "extras" and "files" is written on a line of its own.
 package bundle

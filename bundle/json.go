@@ -143,6 +143,16 @@ func (jsonFormat) file(s *section) string {
 	return marshal(f) + ",\n"
 }
 
-func (j jsonFormat) listing(s *section) string { return j.file(s) }
+// listing is an omitted file's element: compact, since every omitted file
+// is listed inside the budget (builder.plan): its path, score, first
+// reason and tokens_needed, with no spans and no content.
+func (j jsonFormat) listing(s *section) string {
+	lean := *s
+	lean.spans = nil
+	if len(lean.reasons) > 1 {
+		lean.reasons = lean.reasons[:1]
+	}
+	return j.file(&lean)
+}
 
 func (jsonFormat) listsAll() bool { return true }

@@ -48,10 +48,7 @@ type bitem struct {
 	listing     string // the omitted entry of formats that list them
 	listingCost int
 	listed      bool
-	// reserved: the plan set aside the entry's cost, which omitting the
-	// file then costs (opts[0].cost); see builder.plan.
-	reserved bool
-	costs    [numRungs]int
+	costs       [numRungs]int
 }
 
 // bopt is one rendered option of an item.
