@@ -131,15 +131,22 @@ func (o *benchOptions) rankers() ([]eval.Ranker, error) {
 	if len(o.Rankers) > 0 {
 		order = o.Rankers
 	}
-	var out []eval.Ranker
-	for _, n := range order {
+	return pickRankers(all, order, "")
+}
+
+// pickRankers returns the rankers of all named by names, in that order;
+// an unknown name is a usage error that lists the known ones, with
+// forWhat (" for --replay") after the name.
+func pickRankers[R any](all map[string]R, names []string, forWhat string) ([]R, error) {
+	var out []R
+	for _, n := range names {
 		r, ok := all[n]
 		if !ok {
-			var names []string
+			var known []string
 			for k := range all {
-				names = append(names, k)
+				known = append(known, k)
 			}
-			return nil, usagef("unknown ranker %q; choose from %s", n, strings.Join(sortedStrings(names), ", "))
+			return nil, usagef("unknown ranker %q%s; choose from %s", n, forWhat, strings.Join(sortedStrings(known), ", "))
 		}
 		out = append(out, r)
 	}
@@ -307,19 +314,7 @@ func (o *benchOptions) replayRankers() ([]eval.ReplayRanker, error) {
 	if len(names) == 0 {
 		names = []string{"bm25", "ctxexpand", "learned", "learned-margin", "hand"}
 	}
-	var out []eval.ReplayRanker
-	for _, n := range names {
-		r, ok := all[n]
-		if !ok {
-			var known []string
-			for k := range all {
-				known = append(known, k)
-			}
-			return nil, usagef("unknown ranker %q for --replay; choose from %s", n, strings.Join(sortedStrings(known), ", "))
-		}
-		out = append(out, r)
-	}
-	return out, nil
+	return pickRankers(all, names, " for --replay")
 }
 
 // replay re-ranks stored feature dumps (eval.Replay) and reports.
