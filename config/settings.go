@@ -3,6 +3,7 @@ package config
 import (
 	"time"
 
+	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/ignore"
 	"github.com/ctxexpand/ctxexpand/rank"
 )
@@ -15,7 +16,7 @@ const (
 	DefaultFormat    = "markdown"
 	DefaultStrategy  = "auto"
 	DefaultMaxFiles  = 30
-	MaxDepth         = 10
+	MaxDepth         = expand.MaxDepth
 )
 
 // OriginDefault is the origin of a value nobody set.

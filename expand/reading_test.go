@@ -71,3 +71,14 @@ func TestRankerFor(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckDepth(t *testing.T) {
+	for d, ok := range map[int]bool{-1: false, 0: true, 10: true, 11: false} {
+		if err := CheckDepth(d); (err == nil) != ok {
+			t.Errorf("CheckDepth(%d) = %v", d, err)
+		}
+	}
+	if err := CheckDepth(11); err == nil || err.Error() != "depth must be between 0 and 10, got 11" {
+		t.Errorf("message: %v", err)
+	}
+}

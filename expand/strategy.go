@@ -243,3 +243,16 @@ func stepWords(k graph.Kind, d graph.Dir) string {
 	}
 	return fwd
 }
+
+// MaxDepth is the deepest walk a request may ask for; depth 0 lets the
+// strategy and the plan choose.
+const MaxDepth = 10
+
+// CheckDepth returns the error every door reports for a depth outside 0
+// to MaxDepth.
+func CheckDepth(depth int) error {
+	if depth < 0 || depth > MaxDepth {
+		return fmt.Errorf("depth must be between 0 and %d, got %d", MaxDepth, depth)
+	}
+	return nil
+}

@@ -111,8 +111,8 @@ func (o *expandOptions) validate() error {
 	if o.MaxFiles <= 0 {
 		return usagef("--max-files must be positive, got %d", o.MaxFiles)
 	}
-	if o.Depth < 0 || o.Depth > 10 {
-		return usagef("--depth must be between 0 and 10, got %d", o.Depth)
+	if err := expand.CheckDepth(o.Depth); err != nil {
+		return usagef("--%v", err)
 	}
 	if _, err := expand.Lookup(o.Strategy, "focused"); err != nil {
 		return usageError{err}

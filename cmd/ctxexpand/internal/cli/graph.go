@@ -97,8 +97,8 @@ func (o *graphOptions) validate() error {
 		return usagef("--files must be positive, got %d", o.Files)
 	case o.Nodes < 2 || o.Nodes > 500:
 		return usagef("--max-nodes must be between 2 and 500, got %d", o.Nodes)
-	case o.Depth < 0 || o.Depth > 10:
-		return usagef("--depth must be between 0 and 10, got %d", o.Depth)
+	case expand.CheckDepth(o.Depth) != nil:
+		return usagef("--%v", expand.CheckDepth(o.Depth))
 	case strings.TrimSpace(o.Query) == "":
 		return usageError{errNoQuery}
 	}

@@ -21,7 +21,7 @@ const (
 	MaxBudget       = 1_000_000
 	DefaultMaxFiles = 30
 	MaxMaxFiles     = 200
-	MaxDepth        = 10
+	MaxDepth        = expand.MaxDepth
 )
 
 // ExpandArgs are the arguments of expand_context.
@@ -101,8 +101,8 @@ func checkBundleArgs(budget int, format, strategy string, maxFiles, page, depth 
 	if a.page < 1 {
 		return a, toolErrorf("page must be 1 or more, got %d", page)
 	}
-	if a.depth < 0 || a.depth > MaxDepth {
-		return a, toolErrorf("depth must be between 0 and %d, got %d", MaxDepth, depth)
+	if err := expand.CheckDepth(a.depth); err != nil {
+		return a, toolErrorf("%v", err)
 	}
 	return a, nil
 }

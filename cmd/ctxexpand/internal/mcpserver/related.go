@@ -97,8 +97,8 @@ func relatedFiles(ctx context.Context, sess *engine.Session, in RelatedArgs) (*R
 	if limit < 1 || limit > MaxRelatedLimit {
 		return nil, toolErrorf("limit must be between 1 and %d, got %d", MaxRelatedLimit, in.Limit)
 	}
-	if in.Depth < 0 || in.Depth > MaxDepth {
-		return nil, toolErrorf("depth must be between 0 and %d, got %d", MaxDepth, in.Depth)
+	if err := expand.CheckDepth(in.Depth); err != nil {
+		return nil, toolErrorf("%v", err)
 	}
 	strategy := strings.TrimSpace(in.Strategy)
 	if strategy == "" || strategy == "auto" {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/rank"
 )
 
@@ -213,7 +214,7 @@ func (r *Request) check() error {
 		if strings.TrimSpace(q.Text) == "" {
 			return errors.New("an empty query")
 		}
-		if q.Budget <= 0 || q.MaxFiles < 0 || q.Depth < 0 || q.Depth > 10 || q.ContextLines < 0 || q.Timeout < 0 {
+		if q.Budget <= 0 || q.MaxFiles < 0 || expand.CheckDepth(q.Depth) != nil || q.ContextLines < 0 || q.Timeout < 0 {
 			return errors.New("a budget, file count, depth, context or timeout out of range")
 		}
 		if math.IsNaN(q.TokenMargin) || math.IsInf(q.TokenMargin, 0) || q.TokenMargin < 0 {
