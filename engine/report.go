@@ -148,7 +148,7 @@ func edgeOrigins(f *analyze.Facts) string {
 
 // maxExplainContribs is how many feature contributions --explain shows
 // per file (the JSON has them all).
-const maxExplainContribs = 6
+const maxExplainContribs = 4
 
 // contribLine lists the strongest contributions: "+0.84 seed_entity,
 // -0.20 cat_test".

@@ -318,6 +318,12 @@ func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, model *lea
 func learnedReasons(hand []rank.Contrib, group func(what string) float64) []string {
 	cs := append([]rank.Contrib(nil), hand...)
 	sort.SliceStable(cs, func(i, j int) bool {
+		// The file's own seeds ("seed X (exact match for X)", an
+		// @reference) say first why it is there; the rest follow the
+		// model's weighing.
+		if oi, oj := ownSeed(cs[i]), ownSeed(cs[j]); oi != oj {
+			return oi
+		}
 		return group(cs[i].What) > group(cs[j].What)
 	})
 	var out []string
@@ -332,6 +338,12 @@ func learnedReasons(hand []rank.Contrib, group func(what string) float64) []stri
 		}
 	}
 	return out
+}
+
+// ownSeed reports whether a contribution is a seed or an @reference in
+// the file itself, not a step of the walk from one elsewhere.
+func ownSeed(c rank.Contrib) bool {
+	return (c.What == "seed" || c.What == "explicit") && !strings.Contains(c.Detail, "→")
 }
 
 // featureDetail says a feature's value for --explain and the JSON.
