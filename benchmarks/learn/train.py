@@ -354,6 +354,8 @@ def main():
     ap.add_argument("--dataset", action="append", default=[],
                     help="use only the dumps of this dataset's instances (repeatable; default: every dump)")
     ap.add_argument("--exclude-repo", action="append", default=[], help="leave this repository out (repeatable)")
+    ap.add_argument("--exclude", action="append", default=["benchmarks/data/dev-train.jsonl"],
+                    help="leave out the instances of this dataset (repeatable; dev-train.jsonl always)")
     ap.add_argument("--out", help="write the chosen model here (rank/learn/default.json)")
     ap.add_argument("--report", help="write the cross-validation tables here")
     ap.add_argument("--choose", choices=("best", "trees", "linear"), default="best")
@@ -374,7 +376,18 @@ def main():
                         allowed.add(inst["id"])
                         if not args.no_test_grade:
                             tests[inst["id"]] = set(inst.get("test_files") or [])
+    held = set()  # dev sets: never trained on (dev-train.jsonl is a part of train.jsonl)
+    for d in args.exclude:
+        if os.path.exists(d):
+            with open(d) as fh:
+                held.update(json.loads(l)["id"] for l in fh if l.strip())
+        elif d != "benchmarks/data/dev-train.jsonl":
+            sys.exit(f"--exclude {d}: no such file")
+    if allowed is not None:
+        allowed -= held
     names, recs = load(args.dumps, set(args.exclude_repo), allowed, tests)
+    if held:
+        recs = [r for r in recs if r["id"] not in held]
     if not recs:
         sys.exit("no dumps found")
     print(f"{len(recs)} commits from {len({r['repo'] for r in recs})} repositories, "

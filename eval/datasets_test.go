@@ -1,0 +1,45 @@
+package eval
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestShippedDatasets loads the datasets under benchmarks/data and holds
+// the rules they were made by: the question set names a kind for every
+// instance and none of the repositories held out for questions; dev-train
+// is drawn from the training split.
+func TestShippedDatasets(t *testing.T) {
+	dir := filepath.Join("..", "benchmarks", "data")
+	load := func(name string) []Instance {
+		t.Helper()
+		insts, err := LoadDataset(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return insts
+	}
+	heldOut := map[string]bool{"gin-gonic/gin": true, "spf13/cobra": true, "go-chi/chi": true,
+		"tokio-rs/tokio": true, "serde-rs/serde": true, "tokio-rs/axum": true}
+	questions := load("questions-dev.jsonl")
+	if len(questions) < 150 {
+		t.Errorf("%d questions, want at least 150", len(questions))
+	}
+	for _, q := range questions {
+		if q.Kind != "question" && q.Kind != "lookup" {
+			t.Errorf("%s: kind %q", q.ID, q.Kind)
+		}
+		if heldOut[q.Repo] {
+			t.Errorf("%s: %s is held out for questions", q.ID, q.Repo)
+		}
+	}
+	train := map[string]bool{}
+	for _, in := range load("train.jsonl") {
+		train[in.ID] = true
+	}
+	for _, in := range load("dev-train.jsonl") {
+		if !train[in.ID] {
+			t.Errorf("%s: in dev-train but not in the training split", in.ID)
+		}
+	}
+}
