@@ -165,6 +165,10 @@ func (o *serveOptions) status(ctx context.Context, io *IO, root string, paths se
 	}
 	fmt.Fprintf(w, "up: %v, idle %v of %v\nmemory: %d MiB\nsocket: %s\n", time.Since(st.Started).Round(time.Second),
 		st.Idle.Round(time.Second), st.IdleTimeout, st.RSSBytes>>20, paths.Socket)
+	if st.Queries > 0 {
+		fmt.Fprintf(w, "queries: %d answered; p50 %v, p95 %v, p99 %v (the last %d)\n", st.Queries,
+			roundLatency(st.QueryP50), roundLatency(st.QueryP95), roundLatency(st.QueryP99), min(st.Queries, 1024))
+	}
 	if st.Error != "" {
 		fmt.Fprintf(w, "last error: %s\n", st.Error)
 	}
@@ -282,3 +286,6 @@ func (o *serveOptions) serve(ctx context.Context, io *IO, root, cacheDir string)
 	}
 	return nil
 }
+
+// roundLatency shows a latency to the tenth of a millisecond.
+func roundLatency(d time.Duration) time.Duration { return d.Round(100 * time.Microsecond) }

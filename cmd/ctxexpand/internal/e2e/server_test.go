@@ -155,6 +155,13 @@ func TestServerAnswersLikeLocal(t *testing.T) {
 		t.Errorf("--no-history against a server without it: want a local answer\n%s", other)
 	}
 
+	// The server counts what it answered: four viaServer calls above,
+	// each asking it twice (with --verbose and without).
+	st := clitest.Run(t, "serve", "--status", "--root", root, "--cache-dir", cache)
+	if st.Code != 0 || !strings.Contains(st.Stdout, "queries: 8 answered; p50 ") || !strings.Contains(st.Stdout, "(the last 8)") {
+		t.Errorf("serve --status: want the four queries and their latency\n%s", st)
+	}
+
 	stop := clitest.Run(t, "serve", "--stop", "--root", root, "--cache-dir", cache)
 	if stop.Code != 0 {
 		t.Fatalf("serve --stop: %s", stop)

@@ -132,6 +132,13 @@ type Status struct {
 	IdleTimeout time.Duration `json:"idle_timeout"`
 	RSSBytes    int64         `json:"rss_bytes,omitempty"`
 	Error       string        `json:"error,omitempty"`
+	// Queries is how many queries the server answered; QueryP50, P95
+	// and P99 are percentiles of the time from the request read to the
+	// answer made, over the last 1,024.
+	Queries  int64         `json:"queries,omitempty"`
+	QueryP50 time.Duration `json:"query_p50,omitempty"`
+	QueryP95 time.Duration `json:"query_p95,omitempty"`
+	QueryP99 time.Duration `json:"query_p99,omitempty"`
 }
 
 // Errors of reading frames.

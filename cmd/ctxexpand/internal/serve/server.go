@@ -100,6 +100,7 @@ type server struct {
 	stopReq chan struct{}
 	stopped sync.Once
 	active  sync.WaitGroup
+	lat     latencies // of the answered queries (serve --status)
 }
 
 // Serve answers requests with eng until ctx ends, a client asks it to
@@ -231,7 +232,12 @@ func (s *server) answer(c net.Conn) *Response {
 	case <-s.ctx.Done():
 		return &Response{Code: CodeStopping, Error: "the server is stopping"}
 	}
-	return s.query(c, req)
+	start := time.Now()
+	resp := s.query(c, req)
+	if resp.Code == "" {
+		s.lat.add(time.Since(start))
+	}
+	return resp
 }
 
 // query runs a query request.
@@ -280,5 +286,6 @@ func (s *server) status() *Status {
 	st := s.eng.Status()
 	out := &Status{Root: st.Root, PID: os.Getpid(), Program: s.opts.Program, Mode: st.Mode, Gen: st.Gen, Summary: st.Summary,
 		LoadTook: st.LoadTook, Started: st.Started, Idle: s.eng.Idle(), IdleTimeout: s.opts.IdleTimeout, RSSBytes: rss(), Error: st.Err}
+	out.Queries, out.QueryP50, out.QueryP95, out.QueryP99 = s.lat.summary()
 	return out
 }
