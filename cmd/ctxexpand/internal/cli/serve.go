@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -34,6 +35,9 @@ type serveOptions struct {
 	SCIP        []string
 	NoSCIP      bool
 	Cache       cacheOptions
+	// Metrics is the loopback HOST:PORT where the server answers
+	// Prometheus scrapes of /metrics; empty means none.
+	Metrics string
 }
 
 // DefaultIdleTimeout is how long a server waits for a query before it
@@ -77,6 +81,7 @@ starts it in the background, logging to a file next to its socket.`,
 	f.StringArrayVar(&o.SCIP, "scip", nil, "SCIP index to read, as for queries (queries must pass the same)")
 	f.BoolVar(&o.NoSCIP, "no-scip", false, "read no SCIP index (queries must pass it too)")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no log lines")
+	f.StringVar(&o.Metrics, "metrics", "", "also answer Prometheus scrapes of /metrics on this loopback HOST:PORT (queries, their latency, the generation, memory)")
 	o.Cache.addFlags(f)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
@@ -97,6 +102,11 @@ func (o *serveOptions) validate() error {
 	}
 	if o.IdleTimeout < 0 {
 		return usagef("--idle-timeout must not be negative, got %v", o.IdleTimeout)
+	}
+	if o.Metrics != "" {
+		if err := serve.CheckMetricsAddr(o.Metrics); err != nil {
+			return usagef("%v", err)
+		}
 	}
 	return nil
 }
@@ -202,6 +212,9 @@ func (o *serveOptions) detach(ctx context.Context, io *IO, root, cacheDir string
 	if o.NoSCIP {
 		args = append(args, "--no-scip")
 	}
+	if o.Metrics != "" {
+		args = append(args, "--metrics", o.Metrics)
+	}
 	if err := os.MkdirAll(paths.Dir, 0o700); err != nil {
 		return err
 	}
@@ -244,6 +257,15 @@ func (o *serveOptions) serve(ctx context.Context, io *IO, root, cacheDir string)
 	if o.Quiet {
 		logf = func(string, ...any) {}
 	}
+	var metrics net.Listener
+	if o.Metrics != "" {
+		ml, err := serve.ListenMetrics(o.Metrics)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		defer ml.Close()
+		metrics = ml
+	}
 	ln, err := serve.Listen(cacheDir, root)
 	if errors.Is(err, serve.ErrRunning) {
 		return fmt.Errorf("a server is already running for %s (ctxexpand serve --status shows it)", root)
@@ -277,7 +299,10 @@ func (o *serveOptions) serve(ctx context.Context, io *IO, root, cacheDir string)
 		return err
 	}
 	logf("serving %s on %s", root, ln.Paths.Socket)
-	why := ln.Serve(ctx, eng, serve.Options{Root: root, Program: st.ExecutableID(), LoadKey: keys.get, IdleTimeout: o.IdleTimeout, Logf: logf})
+	if metrics != nil {
+		logf("metrics on http://%s/metrics", metrics.Addr())
+	}
+	why := ln.Serve(ctx, eng, serve.Options{Root: root, Program: st.ExecutableID(), LoadKey: keys.get, IdleTimeout: o.IdleTimeout, Logf: logf, Metrics: metrics})
 	switch {
 	case errors.Is(why, resident.ErrRootGone):
 		logf("the repository is gone; stopped")

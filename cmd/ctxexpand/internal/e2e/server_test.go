@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -136,7 +139,8 @@ func TestServerAnswersLikeLocal(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "gosvc")
 	clitest.CopyDir(t, filepath.Join(clitest.ModuleRoot(t), "testdata", "gosvc"), root)
 	cache := t.TempDir()
-	srv := startServer(t, root, cache)
+	metrics := freeLoopback(t)
+	srv := startServer(t, root, cache, "--metrics", metrics)
 
 	viaServer(t, root, cache, "--format", "json", "--budget", "4000", "fix UserService.find_by_email")
 	viaServer(t, root, cache, "--format", "markdown", "--budget", "2500", "--explain", "the login token expires too early")
@@ -160,6 +164,13 @@ func TestServerAnswersLikeLocal(t *testing.T) {
 	st := clitest.Run(t, "serve", "--status", "--root", root, "--cache-dir", cache)
 	if st.Code != 0 || !strings.Contains(st.Stdout, "queries: 8 answered; p50 ") || !strings.Contains(st.Stdout, "(the last 8)") {
 		t.Errorf("serve --status: want the four queries and their latency\n%s", st)
+	}
+	// The same figures for a scraper, on the loopback address given.
+	scrape := scrapeMetrics(t, metrics)
+	for _, want := range []string{"ctxexpand_queries_total 8", "ctxexpand_query_duration_seconds_count 8", "ctxexpand_generation 2", "ctxexpand_resident_memory_bytes "} {
+		if !strings.Contains(scrape, want) {
+			t.Errorf("/metrics lacks %q:\n%s", want, scrape)
+		}
 	}
 
 	stop := clitest.Run(t, "serve", "--stop", "--root", root, "--cache-dir", cache)
@@ -289,5 +300,45 @@ func TestServerRefusesOtherUsers(t *testing.T) {
 	}
 	if !strings.Contains(srv.stderr.String(), "refused a connection: a process of user 65534") {
 		t.Errorf("the server does not log the refusal\n%s", srv.stderr)
+	}
+}
+
+// freeLoopback returns a loopback HOST:PORT no one listens on now.
+func freeLoopback(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// scrapeMetrics reads the server's /metrics page.
+func scrapeMetrics(t *testing.T, addr string) string {
+	t.Helper()
+	c := &http.Client{Timeout: 30 * time.Second}
+	resp, err := c.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatalf("scraping the metrics: %v", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("scraping the metrics: %s, %v", resp.Status, err)
+	}
+	return string(body)
+}
+
+// TestServeMetricsLoopbackOnly: serve --metrics takes a loopback address
+// only, and says so before starting anything.
+func TestServeMetricsLoopbackOnly(t *testing.T) {
+	root := t.TempDir()
+	for _, addr := range []string{"0.0.0.0:9464", "example.com:9464", "9464"} {
+		r := clitest.Run(t, "serve", "--root", root, "--cache-dir", t.TempDir(), "--metrics", addr)
+		if r.Code != 2 || !strings.Contains(r.Stderr, "--metrics") {
+			t.Errorf("--metrics %s: want a usage error\n%s", addr, r)
+		}
 	}
 }

@@ -80,6 +80,9 @@ type Options struct {
 	// MaxQueries bounds the queries answered at once (default 4).
 	MaxQueries int
 	Logf       func(format string, args ...any)
+	// Metrics, when set, is where the server answers Prometheus scrapes
+	// of /metrics (ListenMetrics); the server closes it when it stops.
+	Metrics net.Listener
 }
 
 // Why Serve returned.
@@ -101,6 +104,7 @@ type server struct {
 	stopped sync.Once
 	active  sync.WaitGroup
 	lat     latencies // of the answered queries (serve --status)
+	met     *metrics  // nil without Options.Metrics
 }
 
 // Serve answers requests with eng until ctx ends, a client asks it to
@@ -117,6 +121,16 @@ func (l *Listener) Serve(ctx context.Context, eng *resident.Engine, opts Options
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := &server{opts: opts, eng: eng, ctx: sctx, sem: make(chan struct{}, opts.MaxQueries), stopReq: make(chan struct{})}
+	metricsDone := make(chan struct{})
+	if opts.Metrics != nil {
+		s.met = newMetrics(s)
+		go func() {
+			defer close(metricsDone)
+			s.met.serve(sctx, opts.Metrics, opts.Logf)
+		}()
+	} else {
+		close(metricsDone)
+	}
 	accepted := make(chan struct{})
 	go func() {
 		defer close(accepted)
@@ -163,6 +177,7 @@ wait:
 	l.ln.Close() // removes the socket: new clients answer locally
 	<-accepted
 	cancel()
+	<-metricsDone
 	s.active.Wait()
 	eng.Close()
 	os.RemoveAll(l.Paths.Cookies)
@@ -235,7 +250,11 @@ func (s *server) answer(c net.Conn) *Response {
 	start := time.Now()
 	resp := s.query(c, req)
 	if resp.Code == "" {
-		s.lat.add(time.Since(start))
+		took := time.Since(start)
+		s.lat.add(took)
+		if s.met != nil {
+			s.met.latency.Observe(took.Seconds())
+		}
 	}
 	return resp
 }
