@@ -91,7 +91,7 @@ func (o *Output) WriteExplain(w io.Writer) {
 		fmt.Fprintf(w, "  %.3f  %-10s %s  %s\n", s.Score, s.Source, s.Label, loc)
 	}
 	fmt.Fprintf(w, "== ranking (%s)\n", rankerTitle(o.Result.Ranker, o.Result.RankerWhy))
-	if o.Result.Ranker == expand.RankerLearned && expand.StructureDecides(o.Plan, namesResolved(o.Result)) {
+	if o.Result.Ranker == expand.RankerLearned && expand.StructureDecides(o.Plan, o.Result.NamesResolved()) {
 		fmt.Fprintf(w, "a focused fix: files the model gives less than %.2f follow the hand-weighted order (the code's structure)\n", expand.LikelyProbability)
 	}
 	rungs := map[string][2]string{}
@@ -173,14 +173,4 @@ func rankerTitle(r, why string) string {
 		t += "; " + why
 	}
 	return t
-}
-
-// namesResolved reports whether a name of the query resolved to a symbol.
-func namesResolved(r *expand.Result) bool {
-	for _, res := range r.Resolutions {
-		if len(res.Matches) > 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -232,7 +232,8 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 	})
 	res.Considered = len(ranked)
 	res.Ranker = RankerHand
-	var hand []rank.FileRank // the hand-weighted order, when the model ranks
+	var handPos map[analyze.FileID]int // places in the hand-weighted order, when the model ranks
+	structural := focusedFix(plan, res)
 	if opt.Model != nil || opt.Features {
 		cands := e.candidates(featureInput{
 			plan:     plan,
@@ -249,8 +250,8 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		}
 		if opt.Model != nil {
 			cands = e.dropZeroCategories(cands, ranked, opt.Weights, includeTests)
-			hand = ranked
-			ranked = e.learnedRank(cands, ranked, opt.Model, opt.MaxFiles, focusedFix(plan, res))
+			handPos = positions(ranked)
+			ranked = e.learnedRank(cands, ranked, handPos, opt.Model, opt.MaxFiles, structural)
 			res.Ranker = RankerLearned
 		}
 	}
@@ -269,8 +270,8 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 			Spans:    e.spans(fr, sb.explicitSpans[fr.File], opt.MaxSpans),
 		})
 	}
-	if hand != nil && focusedFix(plan, res) {
-		setReadingOrder(res.Files, hand)
+	if handPos != nil && structural {
+		setReadingOrder(res.Files, handPos)
 	}
 	res.Functions = e.rankFunctions(res.Files, lex)
 	return res, nil

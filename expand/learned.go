@@ -233,32 +233,26 @@ func (e *Engine) dropZeroCategories(cands []Candidate, hand []rank.FileRank, w r
 }
 
 // learnedRank scores the candidates with the model and returns them as a
-// ranking: explicit files first in their order, then by margin (ties by
-// path). Each file's score is the model's calibrated probability. The
-// first explain files (the ones shown) also get their contributions (the
-// features' shares of the margin) and reasons (the hand-weighted ranker's,
-// ordered by what the model made of each kind of evidence); the rest are
-// only scored.
-func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, model *learn.Bound, explain int, structural bool) []rank.FileRank {
-	byFile := make(map[analyze.FileID]*rank.FileRank, len(hand))
-	for i := range hand {
-		byFile[hand[i].File] = &hand[i]
-	}
-	handPos := make(map[analyze.FileID]int, len(hand))
-	for i := range hand {
-		handPos[hand[i].File] = i
-	}
+// ranking in CompareRelevance's order: explicit files first, then by
+// margin, the unlikely files in the hand-weighted order where structural
+// (StructureDecides). handPos is each file's place in hand, the
+// hand-weighted ranking. Each file's score is the model's calibrated
+// probability. The first explain files (the ones shown) also get their
+// contributions (the features' shares of the margin) and reasons (the
+// hand-weighted ranker's, ordered by what the model made of each kind of
+// evidence); the rest are only scored.
+func (e *Engine) learnedRank(cands []Candidate, hand []rank.FileRank, handPos map[analyze.FileID]int, model *learn.Bound, explain int, structural bool) []rank.FileRank {
 	margins := make([]float64, len(cands))
 	hands := make([]*rank.FileRank, len(cands))
 	rel := make([]Relevance, len(cands))
 	var scratch learn.Scratch
 	for i := range cands {
 		margins[i] = model.Margin(cands[i].Features[:], &scratch)
-		hands[i] = byFile[cands[i].File]
 		r := Relevance{Margin: margins[i], Likely: !structural || model.Model().Probability(margins[i]) >= LikelyProbability, HandPos: -1, Path: e.Facts.Files[cands[i].File].Path}
-		if h := hands[i]; h != nil {
-			r.Explicit, r.ExplicitOrder, r.Path = h.Explicit, h.ExplicitOrder, h.Path
-			r.HandPos = handPos[cands[i].File]
+		if p, ok := handPos[cands[i].File]; ok {
+			h := &hand[p]
+			hands[i] = h
+			r.Explicit, r.ExplicitOrder, r.Path, r.HandPos = h.Explicit, h.ExplicitOrder, h.Path, p
 		}
 		rel[i] = r
 	}

@@ -24,22 +24,34 @@ import (
 // focusedFix reports whether the query is a fix of named symbols that
 // resolved (StructureDecides).
 func focusedFix(plan *query.Plan, res *Result) bool {
-	resolved := false
-	for _, r := range res.Resolutions {
-		resolved = resolved || len(r.Matches) > 0
+	return StructureDecides(plan, res.NamesResolved())
+}
+
+// NamesResolved reports whether a name the query gives resolved to a
+// symbol.
+func (r *Result) NamesResolved() bool {
+	for _, res := range r.Resolutions {
+		if len(res.Matches) > 0 {
+			return true
+		}
 	}
-	return StructureDecides(plan, resolved)
+	return false
+}
+
+// positions maps each file of a ranking to its place in it, from 0.
+func positions(ranked []rank.FileRank) map[analyze.FileID]int {
+	pos := make(map[analyze.FileID]int, len(ranked))
+	for i, fr := range ranked {
+		pos[fr.File] = i
+	}
+	return pos
 }
 
 // setReadingOrder numbers files in the reading order: explicit files
 // first, in their order; then the files of the hand-weighted ranking in
-// its order; then those it did not rank, in the ranking's order. It sets
-// nothing when that order is the ranking's.
-func setReadingOrder(files []File, hand []rank.FileRank) {
-	pos := make(map[analyze.FileID]int, len(hand))
-	for i, h := range hand {
-		pos[h.File] = i
-	}
+// its order (pos: their places in it); then those it did not rank, in
+// the ranking's order. It sets nothing when that order is the ranking's.
+func setReadingOrder(files []File, pos map[analyze.FileID]int) {
 	idx := make([]int, len(files))
 	for i := range idx {
 		idx[i] = i

@@ -37,7 +37,7 @@ func TestSetReadingOrder(t *testing.T) {
 	hand := []rank.FileRank{{File: 3}, {File: 1}, {File: 2}}
 	// Ranked by relevance: 1, 2, 3, 4 (4 is not in the hand order).
 	files := []File{file(1, false), file(2, false), file(3, false), file(4, false)}
-	setReadingOrder(files, hand)
+	setReadingOrder(files, positions(hand))
 	var got []int
 	for _, f := range files {
 		got = append(got, f.ReadAt)
@@ -47,7 +47,7 @@ func TestSetReadingOrder(t *testing.T) {
 	}
 	// The same order: nothing to say.
 	same := []File{file(3, false), file(1, false), file(2, false)}
-	setReadingOrder(same, hand)
+	setReadingOrder(same, positions(hand))
 	for _, f := range same {
 		if f.ReadAt != 0 {
 			t.Errorf("file %d got place %d in an unchanged order", f.File, f.ReadAt)
@@ -55,7 +55,7 @@ func TestSetReadingOrder(t *testing.T) {
 	}
 	// Explicit files read first.
 	ex := []File{file(1, false), file(9, true)}
-	setReadingOrder(ex, hand)
+	setReadingOrder(ex, positions(hand))
 	if ex[1].ReadAt != 1 || ex[0].ReadAt != 2 {
 		t.Errorf("explicit file placed %d, other %d", ex[1].ReadAt, ex[0].ReadAt)
 	}
