@@ -238,8 +238,11 @@ func (b *builder) allocate(items []*bitem, left int) int {
 	ps := make([]*pitem, len(items))
 	floors := make([]int, len(items))
 	for i, it := range items {
-		floor := it.cur
-		left += it.opts[floor].cost // allocate counts current costs itself
+		floor := 0
+		if it.cur > 0 {
+			floor = it.cur
+			left += it.opts[floor].cost // allocate counts current costs itself
+		}
 		floors[i] = floor
 		p := &pitem{}
 		p.opts = append(p.opts, choice{cost: it.opts[floor].cost, value: it.opts[floor].value})
@@ -299,7 +302,7 @@ func (b *builder) cover(items []*bitem, left int) int {
 		best := -1
 		for _, want := range []Rung{RungSpans, RungSkeleton} {
 			for j, o := range it.opts {
-				if o.rung != want || o.trunc || float64(o.cost-it.opts[0].cost) > coverShare*float64(left) {
+				if o.rung != want || o.trunc || float64(o.cost) > coverShare*float64(left) {
 					continue
 				}
 				if best < 0 || o.cost < it.opts[best].cost {
@@ -314,7 +317,7 @@ func (b *builder) cover(items []*bitem, left int) int {
 			continue
 		}
 		it.cur = best
-		left -= it.opts[best].cost - it.opts[0].cost
+		left -= it.opts[best].cost
 	}
 	return left
 }
