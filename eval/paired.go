@@ -49,8 +49,6 @@ func metricOf(s Scores, metric string, budgets []int) (float64, bool) {
 	switch metric {
 	case "hit@1":
 		return s.Hit[0], true
-	case "hit@5":
-		return s.Hit[4], true
 	case "hit@10":
 		return s.Hit[MaxK-1], true
 	case "all@5":

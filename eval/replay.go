@@ -64,7 +64,7 @@ func ReadDumps(dir string, keep func(*DumpRecord) bool) ([]DumpRecord, error) {
 	return out, nil
 }
 
-// Features returns a dump's feature vectors as float64.
+// FeatureVectors returns a dump's feature vectors as float64.
 func (rec *DumpRecord) FeatureVectors() ([][]float64, error) {
 	x := make([][]float64, len(rec.Candidates))
 	for i, c := range rec.Candidates {

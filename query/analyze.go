@@ -95,7 +95,7 @@ func AnalyzeWith(text string, tw TextWeights) *Plan {
 	}
 	classify(p, prose, area)
 	b.addBareNames(titleLine(prose[area.end:]))
-	p.Kind = detectKind(p, prose, area, b.multi, hasTaskVerb(p, prose[area.end:], area), failing(prose[area.end:]) || len(p.Errors) > 0)
+	p.Kind = detectKind(p, prose, area, b.multi, hasTaskVerb(prose[area.end:], area), failing(prose[area.end:]) || len(p.Errors) > 0)
 	return p
 }
 

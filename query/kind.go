@@ -3,7 +3,8 @@ package query
 import (
 	"regexp"
 	"strings"
-	"unicode"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
 )
 
 // Kind is the kind of question a query asks. Each kind is answered best
@@ -116,7 +117,7 @@ put quote raise read rebuild recover redirect refresh register reject release re
 render reorder repair replace report request require reserve reset resize respect restore restrict
 retry return reuse revert rework rewrite run sanitize save scan send separate serialize set share
 shorten show shut skip sort specify start stop store strip submit suppress swap sync take tidy
-tighten trim trigger trim truncate try turn unify unlock unset unwrap update upgrade use validate
+tighten trim trigger truncate try turn unify unlock unset unwrap update upgrade use validate
 verify wait warn watch wire wrap write yield`)
 
 // notQuestionWords mark a text as a change or a bug report, wherever
@@ -233,21 +234,12 @@ const bareSalience = 0.6
 // isBareCandidate reports whether w could be a symbol's name: an
 // identifier of a few letters that is not a stop word or a product name.
 func isBareCandidate(w string, alone bool) bool {
-	if len(w) < bareMinLen || !isIdentWord(w) {
+	if len(w) < bareMinLen || !analyze.IsIdent(w) {
 		return false
 	}
 	lw := strings.ToLower(w)
 	if notCode[lw] || (!alone && IsStopWord(lw)) {
 		return false
-	}
-	return true
-}
-
-func isIdentWord(w string) bool {
-	for i, r := range w {
-		if !(r == '_' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
-			return false
-		}
 	}
 	return true
 }
@@ -264,7 +256,7 @@ func titleLine(s string) string {
 
 // hasTaskVerb reports whether the text states a task: a conventional
 // commit type, or a verb of one of the actions among its first words.
-func hasTaskVerb(p *Plan, body string, area areaPrefix) bool {
+func hasTaskVerb(body string, area areaPrefix) bool {
 	if area.conv != "" {
 		return true
 	}

@@ -177,7 +177,7 @@ func (o *serveOptions) status(ctx context.Context, io *IO, root string, paths se
 		st.Idle.Round(time.Second), st.IdleTimeout, st.RSSBytes>>20, paths.Socket)
 	if st.Queries > 0 {
 		fmt.Fprintf(w, "queries: %d answered; p50 %v, p95 %v, p99 %v (the last %d)\n", st.Queries,
-			roundLatency(st.QueryP50), roundLatency(st.QueryP95), roundLatency(st.QueryP99), min(st.Queries, 1024))
+			roundLatency(st.QueryP50), roundLatency(st.QueryP95), roundLatency(st.QueryP99), min(st.Queries, serve.LatencyWindow))
 	}
 	if st.Error != "" {
 		fmt.Fprintf(w, "last error: %s\n", st.Error)
@@ -259,9 +259,9 @@ func (o *serveOptions) serve(ctx context.Context, io *IO, root, cacheDir string)
 	}
 	var metrics net.Listener
 	if o.Metrics != "" {
-		ml, err := serve.ListenMetrics(o.Metrics)
+		ml, err := serve.ListenMetrics(o.Metrics) // validate checked the address
 		if err != nil {
-			return usagef("%v", err)
+			return fmt.Errorf("serving metrics: %w", err)
 		}
 		defer ml.Close()
 		metrics = ml

@@ -18,10 +18,10 @@ func TestLatencies(t *testing.T) {
 		t.Errorf("100 answers: n %d, p50 %v, p95 %v, p99 %v", n, p50, p95, p99)
 	}
 	// Past the window, the oldest answers leave it.
-	for i := 0; i < latencyWindow; i++ {
+	for i := 0; i < LatencyWindow; i++ {
 		l.add(time.Second)
 	}
-	if n, p50, _, _ := l.summary(); n != 100+latencyWindow || p50 != time.Second {
+	if n, p50, _, _ := l.summary(); n != 100+LatencyWindow || p50 != time.Second {
 		t.Errorf("after the window: n %d, p50 %v", n, p50)
 	}
 }

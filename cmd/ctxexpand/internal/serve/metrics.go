@@ -31,7 +31,7 @@ func newMetrics(s *server) *metrics {
 	m.reg.MustRegister(
 		m.latency,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ctxexpand_queries_total", Help: "Queries answered."},
-			func() float64 { n, _, _, _ := s.lat.summary(); return float64(n) }),
+			func() float64 { return float64(s.lat.count()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctxexpand_generation", Help: "Generation of the index the server answers from."},
 			func() float64 { return float64(s.eng.Status().Gen) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctxexpand_resident_memory_bytes", Help: "Resident set size of the server."},
@@ -42,7 +42,7 @@ func newMetrics(s *server) *metrics {
 	return m
 }
 
-// serveMetrics answers scrapes on ln until ctx ends.
+// serve answers scrapes on ln until ctx ends.
 func (m *metrics) serve(ctx context.Context, ln net.Listener, logf func(string, ...any)) {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))

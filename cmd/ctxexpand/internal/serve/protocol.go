@@ -134,7 +134,7 @@ type Status struct {
 	Error       string        `json:"error,omitempty"`
 	// Queries is how many queries the server answered; QueryP50, P95
 	// and P99 are percentiles of the time from the request read to the
-	// answer made, over the last 1,024.
+	// answer made, over the last LatencyWindow.
 	Queries  int64         `json:"queries,omitempty"`
 	QueryP50 time.Duration `json:"query_p50,omitempty"`
 	QueryP95 time.Duration `json:"query_p95,omitempty"`
