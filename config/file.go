@@ -66,6 +66,7 @@ type rawWeights struct {
 	Example       *float64 `toml:"example"`
 	History       *float64 `toml:"history"`
 	Commits       *float64 `toml:"commits"`
+	CoChange      *float64 `toml:"cochange"`
 }
 
 // byKey returns the [weights] values by key, nil for unset ones.
@@ -77,7 +78,7 @@ func (w *rawWeights) byKey() map[string]*float64 {
 		"seed": w.Seed, "explicit": w.Explicit, "graph": w.Graph, "lexical": w.Lexical,
 		"symbol_lexical": w.SymbolLexical, "path": w.Path, "test": w.Test,
 		"generated": w.Generated, "vendored": w.Vendored, "example": w.Example,
-		"history": w.History, "commits": w.Commits,
+		"history": w.History, "commits": w.Commits, "cochange": w.CoChange,
 	}
 }
 
@@ -188,6 +189,7 @@ type rawShape struct {
 		Example       any `toml:"example"`
 		History       any `toml:"history"`
 		Commits       any `toml:"commits"`
+		CoChange      any `toml:"cochange"`
 	} `toml:"weights"`
 }
 

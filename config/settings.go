@@ -111,7 +111,8 @@ var weightFields = []struct {
 	{"vendored", func(w *rank.Weights) *float64 { return &w.Vendored }, false},
 	{"example", func(w *rank.Weights) *float64 { return &w.Example }, false},
 	{"history", func(w *rank.Weights) *float64 { return &w.History }, false},
-	{"commits", func(w *rank.Weights) *float64 { return &w.Commits }, false}, // needs history, so it cannot be the only evidence
+	{"commits", func(w *rank.Weights) *float64 { return &w.Commits }, false},   // needs history, so it cannot be the only evidence
+	{"cochange", func(w *rank.Weights) *float64 { return &w.CoChange }, false}, // reviews only, and needs history
 }
 
 // Keys lists every key of the file format, dotted, in the order ctxexpand

@@ -2,9 +2,12 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/eval"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/index"
@@ -49,8 +52,14 @@ func (r *Ranker) Name() string { return r.Label }
 func (r *Ranker) Rank(ctx context.Context, root string, inst eval.Instance, budgets []int) (eval.Ranking, error) {
 	var s *Session
 	var err error
+	key := inst.Base
+	if inst.Kind == eval.KindDiff {
+		// The tree holds the change under review: no other instance of
+		// the same base may share its session.
+		key += "+" + inst.ID
+	}
 	if r.Sessions != nil {
-		s, err = r.Sessions.Get(ctx, root, inst.Base)
+		s, err = r.Sessions.Get(ctx, root, key)
 	} else {
 		s, err = Open(ctx, root, LoadOptions{Index: r.Index, NoHistory: r.NoHistory})
 		if err == nil {
@@ -66,6 +75,26 @@ func (r *Ranker) Rank(ctx context.Context, root string, inst eval.Instance, budg
 	}
 	req := Request{Root: root, Query: inst.Query, Strategy: r.Strategy, MaxFiles: maxFiles, Format: "json", NoNetwork: true,
 		Ranker: r.Ranker, Features: r.Features, TextWeights: r.TextWeights}
+	// reqAt is the request whose bundle is measured at a budget: a
+	// review's diff takes its share of each budget.
+	reqAt := func(b int) Request { return req }
+	if inst.Kind == eval.KindDiff {
+		rv, err := reviewOfWorkTree(ctx, s, root, inst.Query, inst.DiffFiles)
+		if err != nil {
+			return eval.Ranking{}, err
+		}
+		if req.Strategy == "" || req.Strategy == "auto" {
+			req.Strategy = expand.Impact.Name // the diff command's default
+		}
+		req.Features = false // the model's features describe task text, not reviews
+		req.Budget = slices.Max(append([]int{reviewBudget}, budgets...))
+		base := req
+		req = ReviewRequest(base, rv)
+		reqAt = func(b int) Request {
+			base.Budget = b
+			return ReviewRequest(base, rv)
+		}
+	}
 	out, err := s.Query(ctx, req)
 	if err != nil {
 		return eval.Ranking{}, err
@@ -93,7 +122,7 @@ func (r *Ranker) Rank(ctx context.Context, root string, inst eval.Instance, budg
 	rk.Bundles = map[int][]string{}
 	rk.Shown = map[int]map[string][]eval.LineRange{}
 	for _, b := range budgets {
-		inc, lines, err := s.IncludedAt(ctx, out, req, b)
+		inc, lines, err := s.IncludedAt(ctx, out, reqAt(b), b)
 		if err != nil {
 			return eval.Ranking{}, err
 		}
@@ -109,6 +138,35 @@ func (r *Ranker) Rank(ctx context.Context, root string, inst eval.Instance, budg
 	r.last = s
 	r.mu.Unlock()
 	return rk, nil
+}
+
+// reviewBudget is the budget a review's ranking is made with when no
+// larger one is measured: the command line's default.
+const reviewBudget = 16000
+
+// reviewOfWorkTree is the review of the uncommitted change to paths in
+// root's work tree against HEAD, as ctxexpand diff -- PATHS sees it
+// (limited to them: a mirror may lack the blobs of files the checkout
+// could not write, which git diff would otherwise try to read).
+func reviewOfWorkTree(ctx context.Context, s *Session, root, words string, paths []string) (Review, error) {
+	g := &diffmode.Git{Dir: root}
+	head, err := g.Commit(ctx, "HEAD")
+	if err != nil {
+		return Review{}, err
+	}
+	raw, err := g.Diff(ctx, diffmode.Range{Base: head, Paths: paths})
+	if err != nil {
+		return Review{}, err
+	}
+	d, err := diffmode.ParseBytes(raw, diffmode.Options{})
+	if err != nil {
+		return Review{}, fmt.Errorf("parsing git's diff: %w", err)
+	}
+	rep, err := diffmode.Map(ctx, s.Facts, d, diffmode.RevSource(g, head))
+	if err != nil {
+		return Review{}, fmt.Errorf("mapping the diff to symbols: %w", err)
+	}
+	return Review{Diff: d, Report: rep, What: "the working tree against HEAD", Words: words}, nil
 }
 
 // declOf describes a symbol for function-level scoring.

@@ -75,6 +75,15 @@ func ReviewRequest(req Request, rv Review) Request {
 		query = words + "; " + query
 	}
 	req.Query = query
+	req.Changed = nil
+	for _, f := range rv.Diff.Files {
+		if f.NewPath != "" {
+			req.Changed = append(req.Changed, f.NewPath)
+		}
+		if f.OldPath != "" && f.OldPath != f.NewPath {
+			req.Changed = append(req.Changed, f.OldPath)
+		}
+	}
 	req.NoNetwork = true
 	req.Extras = extras
 	req.Notes = notes

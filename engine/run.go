@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/bundle"
+	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/githistory"
 	"github.com/ctxexpand/ctxexpand/index"
@@ -59,6 +60,10 @@ type Request struct {
 	// (the shipped model, see model.go) or RankerHand; empty means
 	// expand.DefaultRanker.
 	Ranker string
+	// Changed are the files a review's change touches (set by
+	// ReviewRequest); past commits that touched them say which other
+	// files change with them.
+	Changed []string
 	// Kind, when set, is the query's kind instead of the one the planner
 	// reads from its text (diff review sets query.KindDiff).
 	Kind query.Kind
@@ -282,6 +287,9 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 		Similar:       similar,
 		SimilarDetail: similarDetail,
 	}
+	if len(req.Changed) > 0 {
+		opts.CoChange, opts.CoChangeDetail = s.coChanges(req.Changed)
+	}
 	res, err := s.Engine.Expand(fctx, plan, explicit, opts)
 	cut := false
 	if err != nil && fctx.Err() != nil {
@@ -329,6 +337,45 @@ func (s *Session) plan(ctx context.Context, req Request) (*query.Plan, error) {
 		return p.Plan(ctx, req.Query)
 	}
 	return nil, fmt.Errorf("unknown planner %q: use heuristic or ollama", req.Planner)
+}
+
+// coChanges is, per file, what ties it to the files a review changed: the
+// test files named after one of them (diffmode.NamesTest) fully, and
+// otherwise how often past commits that touched one of them touched it
+// too (githistory.Stats.CoChanged); nil when nothing does.
+func (s *Session) coChanges(changed []string) ([]float64, []string) {
+	votes := s.history.CoChanged(changed)
+	var score []float64
+	var detail []string
+	set := func(i int, v float64, why string) {
+		if score == nil {
+			score = make([]float64, len(s.Facts.Files))
+			detail = make([]string, len(s.Facts.Files))
+		}
+		score[i], detail[i] = v, why
+	}
+	for i, f := range s.Facts.Files {
+		if f.Category == analyze.CatTest {
+			if src, ok := namedSource(f.Path, f.Lang.String(), changed); ok {
+				set(i, 1, "the tests of "+src+", by name")
+				continue
+			}
+		}
+		if v, ok := votes[f.Path]; ok {
+			set(i, v.Score, v.Detail())
+		}
+	}
+	return score, detail
+}
+
+// namedSource is the first of changed that test is named after.
+func namedSource(test, lang string, changed []string) (string, bool) {
+	for _, c := range changed {
+		if c != test && diffmode.NamesTest(c, test, lang) {
+			return c, true
+		}
+	}
+	return "", false
 }
 
 // similarCommits is, per file, what past commits with messages like the

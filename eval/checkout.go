@@ -3,6 +3,8 @@ package eval
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -75,10 +77,15 @@ func (c *Checkouts) Prepare(ctx context.Context, inst Instance) (CheckoutResult,
 	dir := filepath.Join(absWork, RepoDirName(inst.Repo), inst.Base)
 	if c.Rolling {
 		dir = filepath.Join(absWork, RepoDirName(inst.Repo), "rolling")
+	} else if inst.Kind == KindDiff {
+		dir = filepath.Join(absWork, RepoDirName(inst.Repo), inst.Base+"-review-"+reviewKey(inst))
 	}
 
 	unlock := c.lock(dir)
 	defer unlock()
+	if inst.Kind == KindDiff {
+		return c.prepareReview(ctx, gitDir, dir, inst)
+	}
 
 	if c.Rolling {
 		if _, err := os.Stat(dir); err == nil {
@@ -115,6 +122,103 @@ func (c *Checkouts) Prepare(ctx context.Context, inst Instance) (CheckoutResult,
 		return CheckoutResult{}, fmt.Errorf("checking out %s at %.12s: %w", inst.Repo, inst.Base, err)
 	}
 	return CheckoutResult{Dir: dir, Missing: missing}, nil
+}
+
+// prepareReview makes dir the tree of a review instance: a checkout of
+// inst.Base (moved there when rolling, built afresh otherwise) with the
+// changes inst.Commit made to inst.DiffFiles applied and left uncommitted,
+// as a change under review is: modified and deleted files in the work
+// tree, added files marked with intent to add, so that git diff shows
+// them all. The caller holds dir's lock.
+func (c *Checkouts) prepareReview(ctx context.Context, gitDir, dir string, inst Instance) (CheckoutResult, error) {
+	var missing []string
+	var err error
+	reused := false
+	if _, serr := os.Stat(dir); serr == nil && c.Rolling {
+		missing, err = c.move(ctx, dir, inst.Base)
+		reused = err == nil
+	}
+	if !reused {
+		if ctx.Err() != nil {
+			return CheckoutResult{}, ctx.Err()
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return CheckoutResult{}, fmt.Errorf("removing checkout %s: %w", dir, err)
+		}
+		if missing, err = c.build(ctx, gitDir, dir, inst.Base); err != nil {
+			return CheckoutResult{}, fmt.Errorf("checking out %s at %.12s: %w", inst.Repo, inst.Base, err)
+		}
+	}
+	if err := c.applyChange(ctx, dir, inst); err != nil {
+		// A half-applied change must not be taken for a clean base.
+		os.RemoveAll(dir)
+		return CheckoutResult{}, fmt.Errorf("applying %.12s's change to %s: %w", inst.Commit, strings.Join(inst.DiffFiles, ", "), err)
+	}
+	return CheckoutResult{Dir: dir, Reused: reused, Missing: missing}, nil
+}
+
+// applyChange writes inst.Commit's version of each of inst.DiffFiles into
+// the checkout at dir (removing those the commit deleted) without
+// committing or staging it.
+func (c *Checkouts) applyChange(ctx context.Context, dir string, inst Instance) error {
+	list := func(commit string) (map[string]bool, error) {
+		out, err := c.git(ctx, dir, append([]string{"ls-tree", "-r", "--name-only", "-z", commit, "--"}, inst.DiffFiles...)...)
+		if err != nil {
+			return nil, err
+		}
+		set := map[string]bool{}
+		for _, p := range strings.Split(out, "\x00") {
+			if p != "" {
+				set[p] = true
+			}
+		}
+		return set, nil
+	}
+	atCommit, err := list(inst.Commit)
+	if err != nil {
+		return err
+	}
+	atBase, err := list(inst.Base)
+	if err != nil {
+		return err
+	}
+	var write, added []string
+	for _, p := range inst.DiffFiles {
+		switch {
+		case atCommit[p]:
+			write = append(write, p)
+			if !atBase[p] {
+				added = append(added, p)
+			}
+		case atBase[p]:
+			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+		}
+	}
+	if len(write) == 0 {
+		return nil
+	}
+	if _, err := c.git(ctx, dir, append([]string{"checkout", "--quiet", inst.Commit, "--"}, write...)...); err != nil {
+		return err
+	}
+	// Unstaged, as an edit in progress is; new files stay visible to git
+	// diff through intent-to-add.
+	if _, err := c.git(ctx, dir, append([]string{"reset", "--quiet", "--"}, write...)...); err != nil {
+		return err
+	}
+	if len(added) > 0 {
+		if _, err := c.git(ctx, dir, append([]string{"add", "--intent-to-add", "--"}, added...)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reviewKey names a review instance's checkout: its commit and files.
+func reviewKey(inst Instance) string {
+	h := sha256.Sum256([]byte(inst.Commit + "\x00" + strings.Join(inst.DiffFiles, "\x00")))
+	return hex.EncodeToString(h[:6])
 }
 
 // lock serialises work on one checkout directory.

@@ -27,8 +27,16 @@ type Instance struct {
 	// Kind is the kind of query (query.Kind's names): empty or "fix" for
 	// a commit message, "issue" for a report, "question" and "lookup"
 	// for hand-written questions about the tree at Base, which change
-	// nothing (Commit may then equal Base).
+	// nothing (Commit may then equal Base), and "diff" for a review: the
+	// tree is Base with the changes Commit made to DiffFiles applied as
+	// an uncommitted change, the query (often empty) is the reviewer's
+	// words, and the gold files are what the review should bring in (the
+	// tests the fix changed, or the other files it changed).
 	Kind string `json:"kind,omitempty"`
+	// DiffFiles are, for a review, the files whose change from Base to
+	// Commit is the diff under review. They are input, not answers: a
+	// ranker sees them, and they are not scored.
+	DiffFiles []string `json:"diff_files,omitempty"`
 
 	// Informational fields.
 	NSourceFilesAtBase int      `json:"n_source_files_at_base"`
@@ -41,6 +49,9 @@ type Instance struct {
 	// (0 when it was not read from a file).
 	Line int `json:"-"`
 }
+
+// KindDiff is the kind of a review instance (query.KindDiff's name).
+const KindDiff = "diff"
 
 // Languages the benchmark knows.
 const (
@@ -184,8 +195,17 @@ func (in Instance) Validate() error {
 	default:
 		bad("field kind is %q; want fix, issue, question, lookup or diff", in.Kind)
 	}
-	if strings.TrimSpace(in.Query) == "" {
-		bad("field query is missing or blank")
+	if in.Kind == KindDiff {
+		if len(in.DiffFiles) == 0 {
+			bad("field diff_files is missing or empty; a review needs the files whose change it reviews")
+		}
+	} else {
+		if strings.TrimSpace(in.Query) == "" {
+			bad("field query is missing or blank")
+		}
+		if len(in.DiffFiles) > 0 {
+			bad("field diff_files is only for kind diff")
+		}
 	}
 	if len(in.GoldFiles) == 0 {
 		bad("field gold_files is missing or empty; an instance needs at least one answer file")
@@ -204,6 +224,7 @@ func (in Instance) Validate() error {
 	}
 	checkPaths("gold_files", in.GoldFiles)
 	checkPaths("test_files", in.TestFiles)
+	checkPaths("diff_files", in.DiffFiles)
 	checkPaths("added_files", in.AddedFiles)
 	checkPaths("dropped_files", in.DroppedFiles)
 	if in.NSourceFilesAtBase < 0 {
@@ -330,6 +351,8 @@ func (in Instance) forRanker() Instance {
 		Lang:               in.Lang,
 		Base:               in.Base,
 		Query:              in.Query,
+		Kind:               in.Kind,
+		DiffFiles:          in.DiffFiles,
 		NSourceFilesAtBase: in.NSourceFilesAtBase,
 		Line:               in.Line,
 	}

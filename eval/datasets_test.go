@@ -2,6 +2,8 @@ package eval
 
 import (
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -37,9 +39,26 @@ func TestShippedDatasets(t *testing.T) {
 	for _, in := range load("train.jsonl") {
 		train[in.ID] = true
 	}
+	devTrain := map[string]bool{}
 	for _, in := range load("dev-train.jsonl") {
 		if !train[in.ID] {
 			t.Errorf("%s: in dev-train but not in the training split", in.ID)
+		}
+		devTrain[in.ID] = true
+	}
+	reviews := load("diff-dev.jsonl")
+	if len(reviews) < 400 {
+		t.Errorf("%d reviews, want at least 400", len(reviews))
+	}
+	for _, in := range reviews {
+		commit, task, _ := strings.Cut(in.ID, "#")
+		if in.Kind != KindDiff || !devTrain[commit] || (task != "tests" && task != "cochange") {
+			t.Errorf("%s: kind %q; want a review (#tests or #cochange) of a dev-train commit", in.ID, in.Kind)
+		}
+		for _, g := range in.GoldFiles {
+			if slices.Contains(in.DiffFiles, g) {
+				t.Errorf("%s: %s is both under review and an answer", in.ID, g)
+			}
 		}
 	}
 }

@@ -92,7 +92,7 @@ func makeDump(inst Instance, rk Ranking) DumpRecord {
 		for i, v := range c.Features {
 			x[i] = compactNumber(v)
 		}
-		rec.Candidates = append(rec.Candidates, DumpCandidate{Path: p, Label: label, Scored: IsScoredSource(p, inst.Lang), X: x})
+		rec.Candidates = append(rec.Candidates, DumpCandidate{Path: p, Label: label, Scored: scoredFor(p, inst), X: x})
 	}
 	for _, g := range inst.GoldFiles {
 		if !in[g] {

@@ -295,8 +295,8 @@ func functionsByFile(root string, inst Instance, files []string, decls []Decl) [
 const funcFiles = 10
 
 // topScored returns the first n scored source files of a ranking.
-func topScored(files []RankedFile, lang string, n int) []string {
-	ranked, _ := scoredList(files, lang)
+func topScored(files []RankedFile, inst Instance, n int) []string {
+	ranked, _ := scoredList(files, inst)
 	if len(ranked) > n {
 		ranked = ranked[:n]
 	}

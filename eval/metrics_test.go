@@ -94,7 +94,7 @@ func TestScoredList(t *testing.T) {
 		"a_test.go", "./pkg/a.go", "pkg/a.go", "/abs/b.go", "../up.go", "",
 		"vendor/v.go", "lib.rs", "pkg//c.go", "d.go",
 	)
-	got, idx := scoredList(in, "go")
+	got, idx := scoredList(in, Instance{Lang: "go"})
 	if diff := cmp.Diff([]string{"pkg/a.go", "pkg/c.go", "d.go"}, got); diff != "" {
 		t.Errorf("paths (-want +got):\n%s", diff)
 	}

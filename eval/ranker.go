@@ -79,16 +79,16 @@ func (r Ranking) Paths() []string {
 }
 
 // scoredList cleans a ranker's paths for scoring: each path cleaned, paths
-// that are not scored source files of lang dropped, repeats dropped (the
+// that do not count for inst dropped (scoredFor), repeats dropped (the
 // first occurrence keeps its place). It returns the kept paths and, for
 // each, its index in the ranker's list.
-func scoredList(files []RankedFile, lang string) ([]string, []int) {
+func scoredList(files []RankedFile, inst Instance) ([]string, []int) {
 	var out []string
 	var idx []int
 	seen := map[string]bool{}
 	for i, f := range files {
 		p := normPath(f.Path)
-		if p == "" || seen[p] || !IsScoredSource(p, lang) {
+		if p == "" || seen[p] || !scoredFor(p, inst) {
 			continue
 		}
 		seen[p] = true

@@ -217,7 +217,9 @@ func (r instanceRun) instance(ctx context.Context, inst Instance) InstanceReport
 		ir.Results = append(ir.Results, result)
 		answers = append(answers, ranking)
 	}
-	if r.decls != nil && ctx.Err() == nil {
+	// A review's answers are whole files (tests, co-changed code), not the
+	// functions a fix changed.
+	if r.decls != nil && ctx.Err() == nil && inst.Kind != KindDiff {
 		r.scoreFunctions(ctx, &ir, inst, res.Dir, answers)
 	}
 	return ir
@@ -238,7 +240,7 @@ func (r instanceRun) scoreFunctions(ctx context.Context, ir *InstanceReport, ins
 	}
 	for i, a := range answers {
 		if a.Functions == nil && ir.Results[i].Error == "" {
-			for _, p := range topScored(a.Files, inst.Lang, funcFiles) {
+			for _, p := range topScored(a.Files, inst, funcFiles) {
 				paths[p] = true
 			}
 		}
@@ -267,10 +269,10 @@ func (r instanceRun) scoreFunctions(ctx context.Context, ir *InstanceReport, ins
 		res := &ir.Results[i]
 		var fns []RankedFunc
 		if a.Functions == nil && res.Error == "" {
-			fns = functionsByFile(root, inst, topScored(a.Files, inst.Lang, funcFiles), decls)
+			fns = functionsByFile(root, inst, topScored(a.Files, inst, funcFiles), decls)
 		}
 		for _, f := range a.Functions {
-			if p := normPath(f.Path); p != "" && IsScoredSource(p, inst.Lang) {
+			if p := normPath(f.Path); p != "" && scoredFor(p, inst) {
 				f.Path = p
 				fns = append(fns, f)
 			}
@@ -321,7 +323,7 @@ func runRanker(ctx context.Context, r Ranker, root string, inst, view Instance, 
 		res.GoldDetail = goldDetail(inst.GoldFiles, nil, nil, nil, res.Scores, budgets)
 		return res, rk
 	}
-	ranked, idx := scoredList(rk.Files, inst.Lang)
+	ranked, idx := scoredList(rk.Files, inst)
 	res.Scores = ScoreInstance(inst.GoldFiles, ranked, rk.Bundles, budgets)
 	res.Ranked = len(ranked)
 	for i := 0; i < len(idx) && i < MaxK; i++ {

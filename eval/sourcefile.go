@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -58,6 +59,43 @@ func IsScoredSource(p, lang string) bool {
 		return false
 	}
 	return !isGeneratedName(base)
+}
+
+// IsTestSource reports whether p is a test file of lang by the same
+// rules: the language's extension, not vendored, excluded or generated,
+// and a test by its name (foo_test.go, tests.rs, foo_test.rs) or its
+// directory (tests/, testdata/, …). Reviews score these: the tests that
+// exercise a change are among what a reviewer needs.
+func IsTestSource(p, lang string) bool {
+	ext, ok := langExt[lang]
+	if !ok || path.Ext(p) != ext {
+		return false
+	}
+	dir, base := path.Split(p)
+	inTestDir := false
+	for _, d := range strings.Split(strings.TrimSuffix(dir, "/"), "/") {
+		if excludedDirNames[d] {
+			return false
+		}
+		if testDirNames[d] || strings.Contains(d, "-test-") || strings.HasSuffix(d, "-testing") {
+			inTestDir = true
+		}
+	}
+	if isGeneratedName(base) {
+		return false
+	}
+	return inTestDir || strings.HasSuffix(base, "_test.go") || rustTestNames[base] ||
+		strings.HasSuffix(base, "_test.rs") || strings.HasSuffix(base, "_tests.rs")
+}
+
+// scoredFor reports whether p counts in inst's scores: a source file of
+// its language; for a review, a test file too, and never one of the
+// files under review (the reviewer has them).
+func scoredFor(p string, inst Instance) bool {
+	if inst.Kind == KindDiff {
+		return !slices.Contains(inst.DiffFiles, p) && (IsScoredSource(p, inst.Lang) || IsTestSource(p, inst.Lang))
+	}
+	return IsScoredSource(p, inst.Lang)
 }
 
 // isGeneratedName reports the README's generated-file names.

@@ -65,6 +65,10 @@ type Options struct {
 	// messages like the query, per file (see rank.CombineOptions).
 	Similar       []float64
 	SimilarDetail []string
+	// CoChange and CoChangeDetail are, in a review, how often past commits
+	// touching a changed file touched each file (see rank.CombineOptions).
+	CoChange       []float64
+	CoChangeDetail []string
 	// MaxSpans caps the relevant spans reported per file (default 6).
 	MaxSpans int
 	// MaxVisits caps the symbols one strategy's walk reaches, which bounds
@@ -220,15 +224,20 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		lex = spent.apply(e.Facts, lex, func(f analyze.FileID) bool { return reached[f] })
 	}
 
-	includeTests := plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug)
+	// A review wants the tests that exercise the change as much as the
+	// code: they are not demoted.
+	includeTests := plan.IncludeTests && (plan.Action == query.ActionTest || plan.Action == query.ActionDebug) ||
+		plan.Kind == query.KindDiff
 	ranked := rank.Combine(e.Facts, lex, evidence, rank.CombineOptions{
-		Weights:       opt.Weights,
-		IncludeTests:  includeTests,
-		Display:       plan.TermWords().Display,
-		Prior:         e.Prior,
-		Similar:       opt.Similar,
-		SimilarDetail: opt.SimilarDetail,
-		PriorDetail:   e.PriorDetail,
+		Weights:        opt.Weights,
+		IncludeTests:   includeTests,
+		Display:        plan.TermWords().Display,
+		Prior:          e.Prior,
+		Similar:        opt.Similar,
+		SimilarDetail:  opt.SimilarDetail,
+		CoChange:       opt.CoChange,
+		CoChangeDetail: opt.CoChangeDetail,
+		PriorDetail:    e.PriorDetail,
 	})
 	res.Considered = len(ranked)
 	res.Ranker = RankerHand

@@ -51,6 +51,10 @@ type Weights struct {
 	// Commits weighs the votes of past commits whose messages resemble the
 	// query, for the files they changed (CombineOptions.Similar).
 	Commits float64
+	// CoChange weighs, in a review, how often past commits that touched
+	// a changed file also touched this one (CombineOptions.CoChange): as
+	// strong as a graph relation, since it is one history recorded.
+	CoChange float64
 	// History scales the version-control prior: a file's score is
 	// multiplied by 1 + History × prior, where prior (0..1) is its share of
 	// recent change (see CombineOptions.Prior).
@@ -63,7 +67,7 @@ type Weights struct {
 var DefaultWeights = Weights{
 	Seed: 1.0, Explicit: 2.0, Graph: 0.8, Lexical: 0.35, SymLexical: 0.35, Path: 0.25,
 	Test: 0.45, Generated: 0.3, Vendored: 0.2, Example: 0.5,
-	History: 0.2, Commits: 0.2,
+	History: 0.2, Commits: 0.2, CoChange: 0.8,
 }
 
 // SymHit is a symbol of a ranked file that carries evidence, for choosing
@@ -101,6 +105,11 @@ type CombineOptions struct {
 	// commit that changed the file.
 	Similar       []float64
 	SimilarDetail []string
+	// CoChange, when set (a review), holds per file (by FileID) the share
+	// of past commits touching a changed file that touched this file too,
+	// 0..1, and CoChangeDetail says it in words.
+	CoChange       []float64
+	CoChangeDetail []string
 	// Prior, when set, holds per file (by FileID) how much of the recent
 	// change in the repository touched it, 0..1; PriorDetail says it in
 	// words for reasons ("changed in 7 of the last 500 commits").
@@ -240,7 +249,8 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 	var cands []int
 	for i := range facts.Files {
 		a := &accs[i]
-		if a.touched || raw[i][sigLex] > 0 || raw[i][sigPath] > 0 || (opt.Similar != nil && opt.Similar[i] > 0) {
+		if a.touched || raw[i][sigLex] > 0 || raw[i][sigPath] > 0 || (opt.Similar != nil && opt.Similar[i] > 0) ||
+			(opt.CoChange != nil && opt.CoChange[i] > 0) {
 			cands = append(cands, i)
 		}
 	}
@@ -283,6 +293,13 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 				detail = opt.SimilarDetail[i]
 			}
 			add("commits", w.Commits, opt.Similar[i], detail)
+		}
+		if opt.CoChange != nil && opt.CoChange[i] > 0 {
+			detail := ""
+			if opt.CoChangeDetail != nil {
+				detail = opt.CoChangeDetail[i]
+			}
+			add("cochange", w.CoChange, opt.CoChange[i], detail)
 		}
 		if fr.Score > 0 {
 			out = append(out, fr)

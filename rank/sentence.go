@@ -21,7 +21,7 @@ func Sentence(c Contrib) string {
 		return "changed by a similar past commit: " + c.Detail
 	case "category":
 		return "demoted: " + strings.TrimSuffix(c.Detail, " (factor)")
-	case "history":
+	case "history", "cochange":
 		return c.Detail
 	}
 	return ""

@@ -60,6 +60,13 @@ checkout cold), ctxexpand-learned and ctxexpand-hand (auto strategy, the learned
 and the hand-weighted ranker; the default run has the one that is not the
 default) and ctxexpand-<strategy> for each strategy forced.
 
+Review instances (kind "diff", benchmarks/data/diff-dev.jsonl) are run as
+ctxexpand diff runs them: the checkout is the base with the change to the
+instance's diff_files left uncommitted, the ctxexpand rankers review that
+change, and test files count in the scores. The names ranker is their
+baseline: the test files named after the changed files (foo_test.go,
+tests/foo.rs); it ranks nothing for other instances.
+
 --dump-features DIR writes, per instance, every candidate file's features and
 whether the fix changed it (training data for the learned ranker; see
 benchmarks/README.md). It skips bundles, reuses one checkout per repository
@@ -118,6 +125,7 @@ func (o *benchOptions) rankers() ([]eval.Ranker, error) {
 	shared.NoHistory = o.NoHistory
 	all := map[string]eval.Ranker{
 		"bm25":              eval.NewBM25(),
+		"names":             eval.NewNames(),
 		"ctxexpand":         &engine.Ranker{Label: "ctxexpand", Strategy: "auto", NoHistory: o.NoHistory},
 		"ctxexpand-hand":    &engine.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Sessions: shared},
 		"ctxexpand-learned": &engine.Ranker{Label: "ctxexpand-learned", Strategy: "auto", Ranker: expand.RankerLearned, Sessions: shared},
