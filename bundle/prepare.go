@@ -258,15 +258,19 @@ func (b *builder) prepareFile(ctx context.Context, it *bitem) {
 		b.addOption(it, RungSkeleton, skel, nil)
 	}
 	it.target, it.targetRung, it.hasTarget = src.fullView(), RungFull, src.n() > 0
+	spansOnly := false
 	if len(f.Spans) > 0 {
 		v := src.spansView(f.Spans, f.Symbols, b.ctxLines)
 		if len(v.ranges) > 0 && !v.covers(src) {
 			b.addOption(it, RungSpans, src.render(v.ranges), v.ranges)
 			// Truncation cuts the spans themselves, without context lines.
 			it.target, it.targetRung = src.spansView(f.Spans, f.Symbols, 0), RungSpans
+			spansOnly = f.SpansOnly
 		}
 	}
-	b.addOption(it, RungFull, full, nil)
+	if !spansOnly {
+		b.addOption(it, RungFull, full, nil)
+	}
 }
 
 func (b *builder) prepareExtra(it *bitem) {

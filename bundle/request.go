@@ -136,6 +136,12 @@ type File struct {
 	// ones first), while what fits the budget is still chosen in the
 	// order of Request.Files. 0 keeps the order of Request.Files.
 	ReadAt int
+	// SpansOnly shows the file at most as its spans (with context): the
+	// whole file is not an option when the spans are a part of it. A
+	// review sets it for the files under review, whose change the diff
+	// already shows, so that their whole text does not crowd out the
+	// tests and the code around the change.
+	SpansOnly bool
 }
 
 // Extra is explicit content that is not a repository file: the text of an

@@ -60,6 +60,10 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 	for _, e := range out.Extras {
 		br.Extras = append(br.Extras, bundle.Extra{Kind: e.Kind, Title: e.Title, Content: e.Content, Lang: e.Lang})
 	}
+	underReview := make(map[string]bool, len(req.Changed))
+	for _, p := range req.Changed {
+		underReview[p] = true
+	}
 	for _, f := range out.Result.Files {
 		bf := bundle.File{
 			Path:     f.Path,
@@ -69,6 +73,9 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 			Explicit: f.Explicit,
 			Category: f.Category.String(),
 			ReadAt:   f.ReadAt,
+			// The diff shows the change: its files are shown as their
+			// changed symbols, not whole.
+			SpansOnly: underReview[f.Path],
 		}
 		for _, sp := range f.Spans {
 			bf.Spans = append(bf.Spans, bundle.Span{Start: sp.Start, End: sp.End, Symbol: sp.Symbol})

@@ -1,12 +1,19 @@
 package engine
 
 import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
@@ -62,5 +69,89 @@ func TestReviewRequest(t *testing.T) {
 	}
 	if len(in.Explicit) != 0 || len(in.Extras) != 0 || len(in.Notes) != 1 {
 		t.Errorf("the caller's request was modified: %+v", in)
+	}
+}
+
+// TestReviewOfAChange reviews an edit of the token code in a copy of
+// gosvc whose history changed the token code and the auth middleware
+// together twice: the test file named after the changed file comes right
+// after it, the middleware is there because history ties it to the
+// change, and the changed file is shown as its changed code (the diff
+// shows the change), not whole.
+func TestReviewOfAChange(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := copyTree(t, filepath.Join(repoRoot(t), "testdata", "gosvc"))
+	git(t, root, "init", "-q")
+	git(t, root, "add", ".")
+	git(t, root, "commit", "-qm", "sample user service")
+	appendTo := func(p, text string) {
+		t.Helper()
+		f, err := os.OpenFile(filepath.Join(root, p), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 2 {
+		appendTo("internal/auth/token.go", fmt.Sprintf("\n// Revision %d of the token format.\n", i))
+		appendTo("internal/auth/middleware.go", fmt.Sprintf("\n// Reads revision %d tokens.\n", i))
+		git(t, root, "commit", "-qam", fmt.Sprintf("auth: token format revision %d", i))
+	}
+	// The change under review: the signature's encoding.
+	src, err := os.ReadFile(filepath.Join(root, "internal/auth/token.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))", "return base64.URLEncoding.EncodeToString(mac.Sum(nil))", 1)
+	if edited == string(src) {
+		t.Fatal("token.go no longer has the line this test edits")
+	}
+	if err := os.WriteFile(filepath.Join(root, "internal/auth/token.go"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx := context.Background()
+	s, err := Open(ctx, root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rv, err := reviewOfWorkTree(ctx, s, root, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := ReviewRequest(Request{Root: root, Budget: 6000, Format: "json", Strategy: expand.Impact.Name, MaxFiles: 20}, rv)
+	if diff := cmp.Diff([]string{"internal/auth/token.go"}, req.Changed); diff != "" {
+		t.Fatalf("changed files (-want +got):\n%s", diff)
+	}
+	out, err := s.Query(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	reasons := map[string][]string{}
+	for _, f := range out.Result.Files {
+		paths = append(paths, f.Path)
+		reasons[f.Path] = f.Reasons
+	}
+	if len(paths) < 2 || paths[0] != "internal/auth/token.go" || paths[1] != "internal/auth/token_test.go" {
+		t.Errorf("ranking %v; want the changed file, then its tests", paths)
+	}
+	if !slices.Contains(reasons["internal/auth/token_test.go"], "the tests of internal/auth/token.go, by name") {
+		t.Errorf("token_test.go's reasons %q do not name the tests by name", reasons["internal/auth/token_test.go"])
+	}
+	// The first commit added every file: it ties nothing to anything.
+	if !slices.Contains(reasons["internal/auth/middleware.go"], "changed with internal/auth/token.go in 2 of 2 commits") {
+		t.Errorf("middleware.go's reasons %q do not say it changes with the token code", reasons["internal/auth/middleware.go"])
+	}
+	for _, f := range out.BundleResult.Files {
+		if f.Path == "internal/auth/token.go" && f.Rung != bundle.RungSpans {
+			t.Errorf("the changed file is shown at rung %v; want its spans", f.Rung)
+		}
 	}
 }
