@@ -259,9 +259,11 @@ func (s *server) answer(c net.Conn) *Response {
 	return resp
 }
 
-// query runs a query request.
+// query runs a query request: the client's engine request on the
+// server's root.
 func (s *server) query(c net.Conn, req *Request) *Response {
-	q := req.Query
+	q := *req.Query
+	q.Root = s.opts.Root
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	// A client that hangs up (its own time limit) cancels the query.
@@ -270,14 +272,13 @@ func (s *server) query(c net.Conn, req *Request) *Response {
 		c.Read(b[:])
 		cancel()
 	}()
-	if q.Timeout > 0 {
+	if req.Timeout > 0 {
 		var c2 context.CancelFunc
-		ctx, c2 = context.WithTimeout(ctx, q.Timeout)
+		ctx, c2 = context.WithTimeout(ctx, req.Timeout)
 		defer c2()
 	}
-	resp := &Response{}
 	var key string
-	out, snap, err := s.eng.QueryChecked(ctx, q.PipelineRequest(s.opts.Root), func() error {
+	out, snap, err := s.eng.QueryChecked(ctx, q, func() error {
 		if s.opts.LoadKey != nil {
 			key = s.opts.LoadKey()
 		}
@@ -294,9 +295,7 @@ func (s *server) query(c net.Conn, req *Request) *Response {
 	case err != nil:
 		return &Response{Code: CodeFailed, Error: err.Error()}
 	}
-	resp.Gen = snap.Gen
-	render(resp, out, q)
-	return resp
+	return &Response{Gen: snap.Gen, Rendered: out.Render(req.FilesOnly, req.Explain)}
 }
 
 var errMismatchKey = errors.New("load options differ")
