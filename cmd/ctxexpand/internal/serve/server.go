@@ -97,7 +97,7 @@ const ioTimeout = 30 * time.Second
 // server is one Serve.
 type server struct {
 	opts    Options
-	eng     *resident.Engine
+	eng     *resident.Repo
 	ctx     context.Context
 	sem     chan struct{}
 	stopReq chan struct{}
@@ -108,10 +108,10 @@ type server struct {
 }
 
 // Serve answers requests with eng until ctx ends, a client asks it to
-// stop, the engine stops (its root gone) or the idle timeout passes; then
-// it closes the listener and the engine, waits for the answers in
+// stop, eng stops (its root gone) or the idle timeout passes; then it
+// closes the listener and eng, waits for the answers in
 // progress and returns why it stopped.
-func (l *Listener) Serve(ctx context.Context, eng *resident.Engine, opts Options) error {
+func (l *Listener) Serve(ctx context.Context, eng *resident.Repo, opts Options) error {
 	if opts.MaxQueries <= 0 {
 		opts.MaxQueries = 4
 	}
