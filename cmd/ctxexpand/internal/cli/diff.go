@@ -178,12 +178,11 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 }
 
 // request turns the mapped change into an engine request (see
-// engine.ReviewRequest) with the command's budget, format and tuning: the
-// expand command's, less what a review sets itself (the query, the
-// ranker, @url fetching) and the analysis flags.
+// engine.ReviewRequest, which sets the query and turns @url fetching off)
+// with the expand flags' budget, format and tuning.
 func (o *diffOptions) request(ch *change, rep *diffmode.Report) engine.Request {
 	req := o.expandOptions.request(ch.loadRoot)
-	req.Query, req.NoNetwork, req.Ranker, req.Backend, req.LSPCmd = "", false, "", "", ""
+	req.Ranker = "" // a review ranks by its kind (expand.RankerFor), whatever --ranker says
 	return engine.ReviewRequest(req, engine.Review{Diff: ch.diff, Report: rep, What: ch.what, Subjects: ch.subjects, Notes: ch.notes})
 }
 

@@ -109,11 +109,8 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 		index.WriteReport(io.Out, u, last)
 		return nil
 	}
-	if o.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := withTimeout(ctx, o.Timeout)
+	defer cancel()
 	lo, err := indexLoadOptions(io, root, o.Config)
 	if err != nil {
 		return err

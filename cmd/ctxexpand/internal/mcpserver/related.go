@@ -101,7 +101,9 @@ func relatedFiles(ctx context.Context, sess *engine.Session, in RelatedArgs) (*R
 	if strategy == "" || strategy == "auto" {
 		strategy = relatedStrategy
 	}
-	req := engine.Request{Root: sess.Root, Strategy: strategy, Depth: in.Depth, MaxFiles: limit + 1, // the file itself ranks first
+	// The file is the only seed (its path is set once resolved, below),
+	// and ranks first itself.
+	req := engine.Request{Root: sess.Root, Strategy: strategy, Depth: in.Depth, MaxFiles: limit + 1,
 		Explicit: []expand.Explicit{{Reason: "the file asked about"}}, NoNetwork: true}
 	if err := toolRequest(req); err != nil {
 		return nil, err
