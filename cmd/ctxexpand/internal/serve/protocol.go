@@ -19,9 +19,9 @@ import (
 // frame; the server then closes the connection. A frame is a 4-byte
 // big-endian length followed by that many bytes of JSON. Requests are at
 // most MaxRequest bytes; a larger length, a body that is not a Request,
-// an unknown version or operation, or a value out of range gets a
-// response with Code CodeBadRequest, never a crash or a hang (reads and
-// writes have deadlines).
+// an unknown operation, or a query that engine.Request.Validate refuses
+// gets a response with Code CodeBadRequest, never a crash or a hang
+// (reads and writes have deadlines); another version gets CodeMismatch.
 
 // Version is the protocol's version; a request of another is refused
 // with CodeMismatch, and the client answers locally. Version 2 carries
