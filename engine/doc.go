@@ -45,13 +45,21 @@
 // budget in Request.Tokenizer's tokens, in Request.Format. Without a
 // budget the answer stops at the ranking.
 //
+// [Request.Validate] checks a request's settings and names the field at
+// fault in a [RequestError], which each door words its own way (the
+// command line's --max-files, the MCP tools' max_files); Run and Query
+// refuse a request that fails it. A Request's JSON form is the resident
+// server's query message.
+//
 // The [Output] holds the plan, the ranked files (Output.Result.Files,
 // best first), the bundle, the non-file contents that lead it ([Extra]:
 // fetched pages, search results, references that failed) and the notes a
 // user should read ([Output.WriteNotes]); [Output.FilesOnly] and
-// [Output.WriteExplain] render the ranking. Problems met while loading
-// (a file that does not parse, a loader that failed) do not fail the
-// load; they are recorded in Output.Facts.Problems.
+// [Output.WriteExplain] render the ranking, and [Output.Render] gives
+// what a command prints: the bundle or the file list, the notes and the
+// explanation. Problems met while loading (a file that does not parse, a
+// loader that failed) do not fail the load; they are recorded in
+// Output.Facts.Problems.
 //
 // [Run] is the one-shot form: it opens Request.Root with Request.Load,
 // answers the request, and closes the session.

@@ -16,10 +16,10 @@ import (
 // fetched page, search results, a file an @reference named that is not Go
 // or Rust source, or the placeholder of a reference that failed.
 type Extra struct {
-	Kind    string // "url", "grep", "search", "file", "failed"
-	Title   string // the reference as written
-	Content string
-	Lang    string
+	Kind    string `json:"kind"`  // "url", "grep", "search", "file", "failed"
+	Title   string `json:"title"` // the reference as written
+	Content string `json:"content"`
+	Lang    string `json:"lang,omitempty"`
 }
 
 // urlOptions gives the options of the fetcher a query's @url references

@@ -14,6 +14,37 @@ import (
 	"github.com/ctxexpand/ctxexpand/rank"
 )
 
+// Rendered is what a command prints for an Output: Output on standard
+// output, Notes and Explain on standard error, and whether the result is
+// partial (the exit status says so). Its JSON form is the resident
+// server's answer, which the command prints as it would its own.
+type Rendered struct {
+	// Output is the bundle, or the ranked paths (Output.FilesOnly).
+	Output  string `json:"output,omitempty"`
+	Notes   string `json:"notes,omitempty"`
+	Explain string `json:"explain,omitempty"`
+	Partial bool   `json:"partial,omitempty"`
+}
+
+// Render is what a command prints for o: the ranked paths instead of the
+// bundle with filesOnly, the notes (WriteNotes), and the explanation
+// (WriteExplain) only with explain.
+func (o *Output) Render(filesOnly, explain bool) Rendered {
+	r := Rendered{Output: string(o.Bundle), Partial: o.Partial}
+	if filesOnly {
+		r.Output = string(o.FilesOnly())
+	}
+	var b strings.Builder
+	o.WriteNotes(&b)
+	r.Notes = b.String()
+	if explain {
+		b.Reset()
+		o.WriteExplain(&b)
+		r.Explain = b.String()
+	}
+	return r
+}
+
 // FilesOnly is the ranked list of paths, one per line.
 func (o *Output) FilesOnly() []byte {
 	var b bytes.Buffer

@@ -16,71 +16,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/query/ollama"
-	"github.com/ctxexpand/ctxexpand/rank"
 )
-
-// Request is one query against a repository.
-type Request struct {
-	Root      string
-	Query     string
-	Budget    int
-	MaxFiles  int
-	Depth     int
-	Strategy  string
-	Format    string
-	Tokenizer string
-	NoTests   bool
-	NoNetwork bool
-	// Planner is "heuristic" (the default) or "ollama", which asks a local
-	// model (OllamaHost, OllamaModel; empty means $OLLAMA_HOST and
-	// $OLLAMA_MODEL) and falls back to the heuristic plan with a warning.
-	Planner     string
-	OllamaHost  string
-	OllamaModel string
-
-	// Explicit places to pin first, besides the query's @references (diff
-	// mode passes the changed spans here), and Extras to lead the bundle
-	// (diff hunks).
-	Explicit []expand.Explicit
-	Extras   []Extra
-	// Notes from the caller (what diff mode skipped or found deleted),
-	// shown before the run's own on stderr and in the bundle.
-	Notes []string
-
-	// Truncation ("signature-first" or "bookend"), TokenMargin (a factor
-	// for model families whose tokenizer is not public) and ContextLines
-	// (around each span; 0 means the default) tune the bundle.
-	Truncation   string
-	TokenMargin  float64
-	ContextLines int
-	// Weights of the hand-weighted ranking; the zero value means
-	// rank.DefaultWeights.
-	Weights rank.Weights
-	// Ranker is expand.RankerAuto (by the query's kind), RankerLearned
-	// (the shipped model, see model.go) or RankerHand; empty means
-	// expand.DefaultRanker.
-	Ranker string
-	// Changed are the files a review's change touches (set by
-	// ReviewRequest); past commits that touched them say which other
-	// files change with them.
-	Changed []string
-	// Kind, when set, is the query's kind instead of the one the planner
-	// reads from its text (diff review sets query.KindDiff).
-	Kind query.Kind
-	// Features asks for the candidates' feature vectors in
-	// Output.Result.Candidates (training data).
-	Features bool
-	// TextWeights are the heuristic planner's weights for issue-shaped
-	// text; the zero value means query.DefaultTextWeights (the benchmark
-	// sets others to fit them).
-	TextWeights query.TextWeights
-	// Load is how Run loads the repository (Session.Query ignores it).
-	Load LoadOptions
-
-	// Backend and LSPCmd choose the analysis, as in LoadOptions.
-	Backend string
-	LSPCmd  string
-}
 
 // Session is a loaded repository that answers queries.
 type Session struct {
@@ -224,6 +160,9 @@ type Output struct {
 
 // Run loads the repository and answers one query.
 func Run(ctx context.Context, req Request) (*Output, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
 	load := req.Load
 	if req.Backend != "" {
 		load.Backend = req.Backend
@@ -248,13 +187,17 @@ func (s *Session) Close() {
 	s.saving.wait()
 }
 
-// Query answers one query against the loaded repository.
+// Query answers one query against the loaded repository; a request that
+// fails [Request.Validate] is refused.
 //
 // When ctx ends (a time limit), the stages still running finish within a
 // short grace period, or fall back to a bounded form of their work, and
 // the output is marked Partial (deadline.go): a limited run always has a
 // bundle.
 func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
 	fctx, cancel := finishContext(ctx)
 	defer cancel()
 	plan, err := s.plan(fctx, req)
@@ -266,11 +209,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	expandStart := time.Now()
 	similar, similarDetail := s.similarCommits(plan)
 	if req.Kind != "" {
-		k, ok := query.ParseKind(string(req.Kind))
-		if !ok {
-			return nil, fmt.Errorf("unknown query kind %q: use one of %v", req.Kind, query.Kinds)
-		}
-		plan.Kind = k
+		plan.Kind, _ = query.ParseKind(string(req.Kind)) // Validate checked it
 	}
 	model, ranker, rankerWhy, err := rankingModel(req.Ranker, plan.Kind) // model.go
 	if err != nil {

@@ -89,10 +89,10 @@ const DefaultMaxVisits = 200_000
 // Explicit is a place an @reference resolved to: a file, optionally a line
 // range in it.
 type Explicit struct {
-	Path      string
-	StartLine int // 0: the whole file
-	EndLine   int
-	Reason    string // "@internal/auth/token.go#L10-20", "@grep:\"ErrExpired\" match"
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line,omitempty"` // 0: the whole file
+	EndLine   int    `json:"end_line,omitempty"`
+	Reason    string `json:"reason,omitempty"` // "@internal/auth/token.go#L10-20", "@grep:\"ErrExpired\" match"
 }
 
 // Span is a line range of a file worth showing, with the symbol it covers.

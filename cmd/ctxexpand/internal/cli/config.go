@@ -62,8 +62,11 @@ func (o *expandOptions) settings(root string) (config.Settings, error) {
 }
 
 // applyConfig resolves the settings, writes them back into the options
-// that the run reads, and loads the ignore rules they ask for.
-func (o *expandOptions) applyConfig(root string) (config.Settings, engine.LoadOptions, error) {
+// that the run reads, and gives the load options they ask for: the
+// ignore rules and the key that names them in the index (ignoreKey),
+// SCIP indexes, the history prior, and io's log. Every command that loads
+// a repository with the configuration gets its load options here.
+func (o *expandOptions) applyConfig(io *IO, root string) (config.Settings, engine.LoadOptions, error) {
 	s, err := o.settings(root)
 	if err != nil {
 		return s, engine.LoadOptions{}, err
@@ -75,7 +78,7 @@ func (o *expandOptions) applyConfig(root string) (config.Settings, engine.LoadOp
 		return s, engine.LoadOptions{}, usageError{err}
 	}
 	return s, engine.LoadOptions{Ignore: m.Match, Generated: m.MatchGenerated, IgnoreProblems: m.Problems, NoHistory: o.NoHistory,
-		SCIP: s.SCIP, NoSCIP: o.NoSCIP}, nil
+		SCIP: s.SCIP, NoSCIP: o.NoSCIP, IndexKey: ignoreKey(s), Logger: io.Log}, nil
 }
 
 // displayPath names a file relative to the working directory when it lies
@@ -111,7 +114,7 @@ is reported with its file, line and key.`,
 			if err != nil {
 				return err
 			}
-			s, _, err := o.applyConfig(root)
+			s, _, err := o.applyConfig(io, root)
 			if err != nil {
 				return err
 			}

@@ -108,11 +108,8 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 	if err != nil {
 		return err
 	}
-	if o.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
-		defer cancel()
-	}
+	ctx, cancel := withTimeout(ctx, o.Timeout)
+	defer cancel()
 	g := &diffmode.Git{Dir: root}
 	var ch *change
 	if o.Stdin {
@@ -142,10 +139,9 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 		// settings of queries and ctxexpand index, so that an index built
 		// ahead (or seeded from a pack, see docs/ci.md) is used. A commit
 		// extracted to a temporary directory is loaded afresh.
-		if load, err = indexLoadOptions(root, o.Config); err != nil {
+		if load, err = indexLoadOptions(io, root, o.Config); err != nil {
 			return err
 		}
-		load.Logger = io.Log
 		run = o.Cache.start(io, o.Quiet)
 		run.wire(&load)
 	}
@@ -172,51 +168,22 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 	} else if err != nil {
 		return fmt.Errorf("mapping the diff to symbols: %w", err)
 	}
-	req := o.request(ch, rep)
-	out, err := s.Query(ctx, req)
+	out, err := s.Query(ctx, o.request(ch, rep))
 	if err != nil {
 		return err
 	}
-	if !o.Quiet {
-		out.WriteNotes(io.Err)
-	}
-	if o.Explain {
-		fmt.Fprintf(io.Err, "== change\n%s\n", ch.what)
-		fmt.Fprint(io.Err, rep.Summary())
-		out.WriteExplain(io.Err)
-	}
-	payload := out.Bundle
-	if o.FilesOnly {
-		payload = out.FilesOnly()
-	}
-	if err := o.write(io, payload); err != nil {
-		return err
-	}
-	if out.Partial {
-		return errPartial
-	}
-	return nil
+	r := out.Render(o.FilesOnly, o.Explain)
+	r.Explain = fmt.Sprintf("== change\n%s\n%s%s", ch.what, rep.Summary(), r.Explain)
+	return o.print(io, r)
 }
 
-// request turns the mapped change into a pipeline request (see
-// engine.ReviewRequest) with the command's budget, format and tuning.
+// request turns the mapped change into an engine request (see
+// engine.ReviewRequest, which sets the query and turns @url fetching off)
+// with the expand flags' budget, format and tuning.
 func (o *diffOptions) request(ch *change, rep *diffmode.Report) engine.Request {
-	return engine.ReviewRequest(engine.Request{
-		Root:         ch.loadRoot,
-		Budget:       o.Budget,
-		MaxFiles:     o.MaxFiles,
-		Depth:        o.Depth,
-		Strategy:     o.Strategy,
-		Format:       o.Format,
-		Tokenizer:    o.Tokenizer,
-		NoTests:      o.NoTests,
-		Planner:      o.Planner,
-		OllamaHost:   o.Ollama,
-		OllamaModel:  o.Model,
-		Truncation:   o.Truncate,
-		TokenMargin:  o.Margin,
-		ContextLines: o.Context,
-	}, engine.Review{Diff: ch.diff, Report: rep, What: ch.what, Subjects: ch.subjects, Notes: ch.notes})
+	req := o.expandOptions.request(ch.loadRoot)
+	req.Ranker = "" // a review ranks by its kind (expand.RankerFor), whatever --ranker says
+	return engine.ReviewRequest(req, engine.Review{Diff: ch.diff, Report: rep, What: ch.what, Subjects: ch.subjects, Notes: ch.notes})
 }
 
 func parseLimits() diffmode.Options { return diffmode.Options{} }

@@ -2,6 +2,16 @@
 // with an Options struct, a constructor and an unexported run, driven in
 // tests through in-memory IO. It maps errors to the documented exit codes.
 //
+// # Requests
+//
+// The commands that query (the root command, diff, graph) map their flags
+// onto an engine.Request (expand.go's request) and leave checking it to
+// the engine (engine.Request.Validate); flagError words a fault with the
+// flag's name. Their load options come from the configuration through
+// applyConfig (config.go), and what they print from engine.Output.Render,
+// whether the run was local or answered by a server (viaserver.go, which
+// sends the engine.Request itself).
+//
 // # The on-disk index
 //
 // Every command that analyses a repository goes through the on-disk index

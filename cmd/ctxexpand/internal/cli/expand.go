@@ -104,33 +104,26 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	o.Cache.addFlags(f)
 }
 
+// request maps the flags onto an engine request at root; applyConfig
+// has written the configuration's settings into the flags it does not
+// override.
+func (o *expandOptions) request(root string) engine.Request {
+	return engine.Request{
+		Root: root, Query: o.Query, Budget: o.Budget, MaxFiles: o.MaxFiles, Depth: o.Depth, Strategy: o.Strategy,
+		Format: o.Format, Tokenizer: o.Tokenizer, NoTests: o.NoTests, NoNetwork: o.NoNetwork,
+		Planner: o.Planner, OllamaHost: o.Ollama, OllamaModel: o.Model,
+		Truncation: o.Truncate, TokenMargin: o.Margin, ContextLines: o.Context,
+		Ranker: o.Ranker, Backend: o.Backend, LSPCmd: o.LSPCmd,
+	}
+}
+
+// validate checks the flags before anything is read: the request's
+// settings as the engine checks them (a zero budget or file count is no
+// default on the command line), then the analysis flags.
 func (o *expandOptions) validate() error {
-	if o.Budget <= 0 {
-		return usagef("--budget must be a positive number of tokens, got %d", o.Budget)
-	}
-	if o.MaxFiles <= 0 {
-		return usagef("--max-files must be positive, got %d", o.MaxFiles)
-	}
-	if err := expand.CheckDepth(o.Depth); err != nil {
-		return usagef("--%v", err)
-	}
-	if _, err := expand.Lookup(o.Strategy, "focused"); err != nil {
-		return usageError{err}
-	}
-	switch strings.ToLower(o.Format) {
-	case "markdown", "md", "xml", "json", "plain", "text":
-	default:
-		return usagef("--format must be markdown, xml, json or plain, got %q", o.Format)
-	}
-	switch o.Planner {
-	case "heuristic", "ollama":
-	default:
-		return usagef("--planner must be heuristic or ollama, got %q", o.Planner)
-	}
-	switch o.Ranker {
-	case expand.RankerAuto, expand.RankerLearned, expand.RankerHand:
-	default:
-		return usagef("--ranker must be %s, %s or %s, got %q", expand.RankerAuto, expand.RankerLearned, expand.RankerHand, o.Ranker)
+	req := o.request("")
+	if err := req.ValidateBundle(); err != nil {
+		return flagError(err)
 	}
 	switch o.Backend {
 	case engine.BackendBuiltin, engine.BackendLSP:
@@ -145,10 +138,29 @@ func (o *expandOptions) validate() error {
 			return usagef("--lsp-cmd: %v", err)
 		}
 	}
-	if strings.TrimSpace(o.Query) == "" {
-		return usageError{errNoQuery}
-	}
 	return nil
+}
+
+// flagError words an invalid request as a usage error that names each
+// field by its flag (max_files: --max-files). A fault with an error of
+// its own (an unknown strategy, an empty query) is that error's words.
+func flagError(err error) error {
+	var re *engine.RequestError
+	switch {
+	case !errors.As(err, &re):
+		return err
+	case re.Err != nil:
+		return usageError{re.Err}
+	}
+	return usagef("%s", re.Text(func(field string) string { return "--" + strings.ReplaceAll(field, "_", "-") }))
+}
+
+// withTimeout bounds ctx by --timeout, when one is given.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return context.WithCancel(ctx)
 }
 
 // resolveRoot makes the root absolute, defaulting to the nearest project
@@ -183,44 +195,19 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 	if err != nil {
 		return err
 	}
-	cfg, load, err := o.applyConfig(root)
+	cfg, load, err := o.applyConfig(io, root)
 	if err != nil {
 		return err
 	}
-	req := engine.Request{
-		Root:         root,
-		Query:        o.Query,
-		Budget:       o.Budget,
-		MaxFiles:     o.MaxFiles,
-		Depth:        o.Depth,
-		Strategy:     o.Strategy,
-		Format:       o.Format,
-		Tokenizer:    o.Tokenizer,
-		NoTests:      o.NoTests,
-		NoNetwork:    o.NoNetwork,
-		Planner:      o.Planner,
-		Truncation:   o.Truncate,
-		TokenMargin:  o.Margin,
-		ContextLines: o.Context,
-		OllamaHost:   o.Ollama,
-		OllamaModel:  o.Model,
-		Weights:      cfg.Weights,
-		Ranker:       o.Ranker,
-		Backend:      o.Backend,
-		LSPCmd:       o.LSPCmd,
-	}
+	req := o.request(root)
+	req.Weights = cfg.Weights
 	// The server applies --timeout itself, and answers partial results
 	// after it like the local run does.
-	if err := o.viaServer(ctx, io, req, cfg, load); !errors.Is(err, errNoServerAnswer) {
+	if err := o.viaServer(ctx, io, req, load); !errors.Is(err, errNoServerAnswer) {
 		return err
 	}
-	if o.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
-		defer cancel()
-	}
-	load.Logger = io.Log
-	load.IndexKey = ignoreKey(cfg)
+	ctx, cancel := withTimeout(ctx, o.Timeout)
+	defer cancel()
 	run := o.Cache.start(io, o.Quiet)
 	run.wire(&load)
 	req.Load = load
@@ -230,22 +217,23 @@ func (o *expandOptions) run(ctx context.Context, io *IO) error {
 		return err
 	}
 	run.finish(root)
+	return o.print(io, out.Render(o.FilesOnly, o.Explain))
+}
+
+// print writes what a run rendered: the notes (unless --quiet) and the
+// explanation (with --explain) to stderr, the bundle or file list to
+// --output or stdout. A partial result is errPartial once written.
+func (o *expandOptions) print(io *IO, r engine.Rendered) error {
 	if !o.Quiet {
-		out.WriteNotes(io.Err)
+		fmt.Fprint(io.Err, r.Notes)
 	}
 	if o.Explain {
-		out.WriteExplain(io.Err)
+		fmt.Fprint(io.Err, r.Explain)
 	}
-	var payload []byte
-	if o.FilesOnly {
-		payload = out.FilesOnly()
-	} else {
-		payload = out.Bundle
-	}
-	if err := o.writePayload(io, payload); err != nil {
+	if err := o.writePayload(io, []byte(r.Output)); err != nil {
 		return err
 	}
-	if out.Partial {
+	if r.Partial {
 		return errPartial
 	}
 	return nil

@@ -89,6 +89,12 @@ by Go package or Rust module.
 	return cmd
 }
 
+// request is the engine request the graph draws: a ranking without a
+// bundle, long enough for --files.
+func (o *graphOptions) request(root string) engine.Request {
+	return engine.Request{Root: root, Query: o.Query, MaxFiles: max(o.Files, 30), Depth: o.Depth, Strategy: o.Strategy, NoTests: o.NoTests, NoNetwork: true}
+}
+
 func (o *graphOptions) validate() error {
 	switch {
 	case !contains(graphFormats, o.Format):
@@ -97,15 +103,9 @@ func (o *graphOptions) validate() error {
 		return usagef("--files must be positive, got %d", o.Files)
 	case o.Nodes < 2 || o.Nodes > 500:
 		return usagef("--max-nodes must be between 2 and 500, got %d", o.Nodes)
-	case expand.CheckDepth(o.Depth) != nil:
-		return usagef("--%v", expand.CheckDepth(o.Depth))
-	case strings.TrimSpace(o.Query) == "":
-		return usageError{errNoQuery}
 	}
-	if _, err := expand.Lookup(o.Strategy, "focused"); err != nil {
-		return usageError{err}
-	}
-	return nil
+	req := o.request("")
+	return flagError(req.Validate())
 }
 
 func contains(xs []string, x string) bool {
@@ -131,30 +131,20 @@ func (o *graphOptions) run(ctx context.Context, io *IO) error {
 	eo.Config, eo.Strategy, eo.Depth, eo.NoTests, eo.Timeout = o.Config, o.Strategy, o.Depth, o.NoTests, o.Timeout
 	eo.changed = o.changed
 	eo.NoHistory = o.NoHistory
-	cfg, load, err := eo.applyConfig(root)
+	cfg, load, err := eo.applyConfig(io, root)
 	if err != nil {
 		return err
 	}
-	if eo.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, eo.Timeout)
-		defer cancel()
-	}
-	load.Logger = io.Log
+	o.Strategy, o.Depth, o.NoTests = eo.Strategy, eo.Depth, eo.NoTests
+	ctx, cancel := withTimeout(ctx, eo.Timeout)
+	defer cancel()
 	s, err := openSession(ctx, root, load)
 	if err != nil {
 		return err
 	}
-	out, err := s.Query(ctx, engine.Request{
-		Root:      root,
-		Query:     o.Query,
-		MaxFiles:  max(o.Files, 30),
-		Depth:     eo.Depth,
-		Strategy:  eo.Strategy,
-		NoTests:   eo.NoTests,
-		NoNetwork: true,
-		Weights:   cfg.Weights,
-	})
+	req := o.request(root)
+	req.Weights = cfg.Weights
+	out, err := s.Query(ctx, req)
 	if err != nil {
 		return err
 	}

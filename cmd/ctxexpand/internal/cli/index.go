@@ -109,16 +109,12 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 		index.WriteReport(io.Out, u, last)
 		return nil
 	}
-	if o.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
-		defer cancel()
-	}
-	lo, err := indexLoadOptions(root, o.Config)
+	ctx, cancel := withTimeout(ctx, o.Timeout)
+	defer cancel()
+	lo, err := indexLoadOptions(io, root, o.Config)
 	if err != nil {
 		return err
 	}
-	lo.Logger = io.Log
 	run.wire(&lo)
 	if o.FromPack != "" {
 		o.seed(ctx, run, root, lo)
@@ -156,17 +152,12 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 
 // indexLoadOptions are the load options of a run at root whose index
 // entries queries share: those the configuration (file, or
-// .ctxexpand.toml at the root) gives a query, and the key that names its
-// ignore rules.
-func indexLoadOptions(root, configFile string) (engine.LoadOptions, error) {
+// .ctxexpand.toml at the root) gives a query (applyConfig).
+func indexLoadOptions(io *IO, root, configFile string) (engine.LoadOptions, error) {
 	eo := newExpandOptions()
 	eo.Config = configFile
-	cfg, lo, err := eo.applyConfig(root)
-	if err != nil {
-		return engine.LoadOptions{}, err
-	}
-	lo.IndexKey = ignoreKey(cfg)
-	return lo, nil
+	_, lo, err := eo.applyConfig(io, root)
+	return lo, err
 }
 
 // packDownload bounds a pack fetched from a URL: its time, and its size

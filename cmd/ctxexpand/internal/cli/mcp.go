@@ -103,13 +103,11 @@ func (o *mcpOptions) run(ctx context.Context, io *IO) error {
 	run := o.Cache.start(io, true)
 	cfgOpts := &expandOptions{Config: o.Config, NoHistory: o.NoHistory}
 	configure := func() (engine.LoadOptions, error) {
-		cfg, load, err := cfgOpts.applyConfig(root)
+		_, load, err := cfgOpts.applyConfig(io, root)
 		if err != nil {
 			return load, err
 		}
 		load.SkipTests = o.NoTests
-		load.Logger = io.Log
-		load.IndexKey = ignoreKey(cfg)
 		if run.st != nil {
 			load.Index = run.st
 			load.Notice = func(msg string) { logf("%s", msg) }

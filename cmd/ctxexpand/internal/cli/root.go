@@ -163,5 +163,3 @@ func parentDir(d string) string {
 	}
 	return d[:i]
 }
-
-var errNoQuery = errors.New("empty query")

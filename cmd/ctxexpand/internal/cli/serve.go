@@ -282,14 +282,12 @@ func (o *serveOptions) serve(ctx context.Context, io *IO, root, cacheDir string)
 	cfgOpts.changed = func(flag string) bool { return flag == "scip" && len(o.SCIP) > 0 }
 	keys := &keyHolder{}
 	configure := func() (engine.LoadOptions, error) {
-		cfg, load, err := cfgOpts.applyConfig(root)
+		_, load, err := cfgOpts.applyConfig(io, root)
 		if err != nil {
 			return load, err
 		}
 		load.Index = st
-		load.IndexKey = ignoreKey(cfg)
 		load.Notice = func(msg string) { logf("%s", msg) }
-		load.Logger = io.Log
 		keys.set(serverKey(load))
 		return load, nil
 	}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
-	"github.com/ctxexpand/ctxexpand/config"
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/index"
 )
@@ -56,7 +55,7 @@ var errNoServerAnswer = errors.New("no server answer")
 // viaServer asks the root's server. It returns errNoServerAnswer when
 // there is none or it cannot answer this query; any other error is the
 // query's own.
-func (o *expandOptions) viaServer(ctx context.Context, io *IO, preq engine.Request, cfg config.Settings, load engine.LoadOptions) error {
+func (o *expandOptions) viaServer(ctx context.Context, io *IO, preq engine.Request, load engine.LoadOptions) error {
 	root := preq.Root
 	if o.NoServer || o.Backend != engine.BackendBuiltin || o.Cache.Off {
 		return errNoServerAnswer
@@ -73,10 +72,8 @@ func (o *expandOptions) viaServer(ctx context.Context, io *IO, preq engine.Reque
 	if err != nil {
 		return errNoServerAnswer
 	}
-	load.IndexKey = ignoreKey(cfg)
-	q := serve.QueryFrom(preq)
-	q.Timeout, q.Explain, q.FilesOnly = o.Timeout, o.Explain, o.FilesOnly
-	req := &serve.Request{Op: serve.OpQuery, Root: root, Program: st.ExecutableID(), LoadKey: serverKey(load), Query: q}
+	req := &serve.Request{Op: serve.OpQuery, Root: root, Program: st.ExecutableID(), LoadKey: serverKey(load), Query: &preq,
+		Timeout: o.Timeout, FilesOnly: o.FilesOnly, Explain: o.Explain}
 	start := time.Now()
 	resp, err := serve.Call(ctx, paths.Socket, req)
 	if err != nil {
@@ -98,19 +95,7 @@ func (o *expandOptions) viaServer(ctx context.Context, io *IO, preq engine.Reque
 		io.Log.Info("answered by the server", "phase", "server", "took", time.Since(start).Round(time.Microsecond),
 			"server_took", resp.Took.Round(time.Microsecond), "generation", resp.Gen, "socket", paths.Socket)
 	}
-	if !o.Quiet {
-		fmt.Fprint(io.Err, resp.Notes)
-	}
-	if o.Explain {
-		fmt.Fprint(io.Err, resp.Explain)
-	}
-	if err := o.writePayload(io, []byte(resp.Output)); err != nil {
-		return err
-	}
-	if resp.Partial {
-		return errPartial
-	}
-	return nil
+	return o.print(io, resp.Rendered)
 }
 
 func (o *expandOptions) logServer(io *IO, format string, args ...any) {

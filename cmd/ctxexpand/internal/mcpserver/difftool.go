@@ -13,6 +13,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/query"
 )
 
 // maxUntracked caps the untracked files a working-tree diff adds.
@@ -114,8 +115,12 @@ func (s *Server) diffContext(ctx context.Context, sess *engine.Session, in DiffA
 	if strings.TrimSpace(strategy) == "" {
 		strategy = expand.Impact.Name
 	}
-	a, err := checkBundleArgs(in.Budget, in.Format, strategy, in.MaxFiles, in.Page, 0)
+	req, page, err := s.bundleRequest(sess, in.Budget, in.Format, strategy, in.MaxFiles, in.Page, 0)
 	if err != nil {
+		return nil, err
+	}
+	req.Kind = query.KindDiff // what ReviewRequest makes of it: no query needed
+	if err := toolRequest(req); err != nil {
 		return nil, err
 	}
 	rng, err := resolveRange(ctx, sess.Root, in.Base, in.Head)
@@ -159,15 +164,8 @@ func (s *Server) diffContext(ctx context.Context, sess *engine.Session, in DiffA
 	if rng.subjectsTo != "" && rng.subjectsTo != rng.base {
 		subjects, _ = g.Subjects(ctx, rng.base, rng.subjectsTo, 10)
 	}
-	req := engine.ReviewRequest(engine.Request{
-		Root:      sess.Root,
-		Budget:    a.budget,
-		MaxFiles:  a.maxFiles,
-		Strategy:  a.strategy,
-		Format:    a.format,
-		Tokenizer: s.opts.Tokenizer,
-	}, engine.Review{Diff: d, Report: rep, What: "the " + rng.label, Subjects: subjects, Words: in.Query, Notes: notes})
-	res, err := s.pagedBundle(ctx, sess, req, a.page, "diff_context")
+	req = engine.ReviewRequest(req, engine.Review{Diff: d, Report: rep, What: "the " + rng.label, Subjects: subjects, Words: in.Query, Notes: notes})
+	res, err := s.pagedBundle(ctx, sess, req, page, "diff_context")
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@
 // # The loaded repository
 //
 // Nothing is loaded until the first tool call. The repository is then kept
-// by a resident engine (package resident), which watches the tree: every
+// by a resident.Repo (package resident), which watches the tree: every
 // call first applies the edits made before it, answers from one
 // generation, and notes when that generation is newer than the previous
 // call's. refresh=true loads everything again. Calls run one at a time.

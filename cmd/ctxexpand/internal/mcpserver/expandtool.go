@@ -6,7 +6,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
@@ -62,72 +61,57 @@ Results are paged: page 1 holds the best files that fit the budget. When the ans
 	})
 }
 
-// bundleArgs are the bundle settings shared by expand_context and
-// diff_context, checked and defaulted.
-type bundleArgs struct {
-	budget, maxFiles, page, depth int
-	format, strategy              string
+// bundleRequest maps the bundle settings that expand_context and
+// diff_context share onto an engine request at sess's root, with this
+// server's defaults and limits (DefaultBudget, MaxBudget and the like);
+// the caller adds its own and has the engine check the rest (toolRequest).
+// It returns the page asked for beside the request.
+func (s *Server) bundleRequest(sess *engine.Session, budget int, format, strategy string, maxFiles, page, depth int) (engine.Request, int, error) {
+	req := engine.Request{Root: sess.Root, Budget: budget, MaxFiles: maxFiles, Depth: depth, Strategy: strategy, Format: format, Tokenizer: s.opts.Tokenizer}
+	if req.Budget == 0 {
+		req.Budget = DefaultBudget
+	}
+	if req.Budget < MinBudget || req.Budget > MaxBudget {
+		return req, 0, toolErrorf("budget must be between %d and %d tokens, got %d", MinBudget, MaxBudget, budget)
+	}
+	if req.MaxFiles == 0 {
+		req.MaxFiles = DefaultMaxFiles
+	}
+	if req.MaxFiles < 1 || req.MaxFiles > MaxMaxFiles {
+		return req, 0, toolErrorf("max_files must be between 1 and %d, got %d", MaxMaxFiles, maxFiles)
+	}
+	if page == 0 {
+		page = 1
+	}
+	if page < 1 {
+		return req, 0, toolErrorf("page must be 1 or more, got %d", page)
+	}
+	return req, page, nil
 }
 
-func checkBundleArgs(budget int, format, strategy string, maxFiles, page, depth int) (bundleArgs, error) {
-	a := bundleArgs{budget: budget, format: strings.ToLower(strings.TrimSpace(format)), strategy: strings.TrimSpace(strategy), maxFiles: maxFiles, page: page, depth: depth}
-	if a.budget == 0 {
-		a.budget = DefaultBudget
+// toolRequest checks req (engine.Request.Validate) and words a fault as
+// the tool's error, naming the argument: "depth must be between 0 and
+// 10, got 11", "strategy: unknown strategy …".
+func toolRequest(req engine.Request) error {
+	if err := req.Validate(); err != nil {
+		return toolErrorf("%v", err)
 	}
-	if a.budget < MinBudget || a.budget > MaxBudget {
-		return a, toolErrorf("budget must be between %d and %d tokens, got %d", MinBudget, MaxBudget, budget)
-	}
-	if a.format == "" {
-		a.format = "markdown"
-	}
-	if _, err := bundle.ParseFormat(a.format); err != nil {
-		return a, toolErrorf("format %q is not one of markdown, xml, json, plain", format)
-	}
-	if a.strategy == "" {
-		a.strategy = "auto"
-	}
-	if _, err := expand.Lookup(a.strategy, "focused"); err != nil {
-		return a, toolErrorf("strategy: %v", err)
-	}
-	if a.maxFiles == 0 {
-		a.maxFiles = DefaultMaxFiles
-	}
-	if a.maxFiles < 1 || a.maxFiles > MaxMaxFiles {
-		return a, toolErrorf("max_files must be between 1 and %d, got %d", MaxMaxFiles, maxFiles)
-	}
-	if a.page == 0 {
-		a.page = 1
-	}
-	if a.page < 1 {
-		return a, toolErrorf("page must be 1 or more, got %d", page)
-	}
-	if err := expand.CheckDepth(a.depth); err != nil {
-		return a, toolErrorf("%v", err)
-	}
-	return a, nil
+	return nil
 }
 
 func (s *Server) expandContext(ctx context.Context, sess *engine.Session, in ExpandArgs) (*mcp.CallToolResult, error) {
 	if strings.TrimSpace(in.Query) == "" {
 		return nil, toolErrorf("query is empty: say what you want to do, e.g. \"fix UserService.FindByEmail returning nil\"")
 	}
-	a, err := checkBundleArgs(in.Budget, in.Format, in.Strategy, in.MaxFiles, in.Page, in.Depth)
+	req, page, err := s.bundleRequest(sess, in.Budget, in.Format, in.Strategy, in.MaxFiles, in.Page, in.Depth)
 	if err != nil {
 		return nil, err
 	}
-	req := engine.Request{
-		Root:      sess.Root,
-		Query:     in.Query,
-		Budget:    a.budget,
-		MaxFiles:  a.maxFiles,
-		Depth:     a.depth,
-		Strategy:  a.strategy,
-		Format:    a.format,
-		Tokenizer: s.opts.Tokenizer,
-		NoTests:   in.NoTests,
-		NoNetwork: s.opts.NoNetwork,
+	req.Query, req.NoTests, req.NoNetwork = in.Query, in.NoTests, s.opts.NoNetwork
+	if err := toolRequest(req); err != nil {
+		return nil, err
 	}
-	return s.pagedBundle(ctx, sess, req, a.page, "expand_context")
+	return s.pagedBundle(ctx, sess, req, page, "expand_context")
 }
 
 // pagedBundle answers req and returns the requested page of its bundle

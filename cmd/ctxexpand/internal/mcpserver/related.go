@@ -97,15 +97,16 @@ func relatedFiles(ctx context.Context, sess *engine.Session, in RelatedArgs) (*R
 	if limit < 1 || limit > MaxRelatedLimit {
 		return nil, toolErrorf("limit must be between 1 and %d, got %d", MaxRelatedLimit, in.Limit)
 	}
-	if err := expand.CheckDepth(in.Depth); err != nil {
-		return nil, toolErrorf("%v", err)
-	}
 	strategy := strings.TrimSpace(in.Strategy)
 	if strategy == "" || strategy == "auto" {
 		strategy = relatedStrategy
 	}
-	if _, err := expand.Lookup(strategy, relatedStrategy); err != nil {
-		return nil, toolErrorf("strategy: %v", err)
+	// The file is the only seed (its path is set once resolved, below),
+	// and ranks first itself.
+	req := engine.Request{Root: sess.Root, Strategy: strategy, Depth: in.Depth, MaxFiles: limit + 1,
+		Explicit: []expand.Explicit{{Reason: "the file asked about"}}, NoNetwork: true}
+	if err := toolRequest(req); err != nil {
+		return nil, err
 	}
 	p := strings.TrimSpace(in.Path)
 	if p == "" {
@@ -121,14 +122,8 @@ func relatedFiles(ctx context.Context, sess *engine.Session, in RelatedArgs) (*R
 		}
 		return nil, toolErrorf("%s is not a Go or Rust source file the analysis knows (only .go and .rs files are analysed, and vendored, hidden or oversized ones are skipped)%s", rel, suggestFiles(sess.Facts, rel))
 	}
-	out, err := sess.Query(ctx, engine.Request{
-		Root:      sess.Root,
-		Strategy:  strategy,
-		Depth:     in.Depth,
-		MaxFiles:  limit + 1, // the file itself ranks first
-		Explicit:  []expand.Explicit{{Path: rel, Reason: "the file asked about"}},
-		NoNetwork: true,
-	})
+	req.Explicit[0].Path = rel
+	out, err := sess.Query(ctx, req)
 	if err != nil {
 		return nil, toolErrorf("ranking the neighbours of %s: %v", rel, err)
 	}

@@ -57,7 +57,7 @@ type Server struct {
 	mcp  *mcp.Server
 	// work is a one-slot semaphore held by a running tool call.
 	work chan struct{}
-	eng  *resident.Engine
+	repo *resident.Repo
 	// gen is the generation the last call answered from, for the note
 	// that says the repository was reloaded.
 	gen uint64
@@ -111,8 +111,8 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 func (s *Server) Close() error {
 	s.work <- struct{}{}
 	defer func() { <-s.work }()
-	if s.eng != nil {
-		return s.eng.Close()
+	if s.repo != nil {
+		return s.repo.Close()
 	}
 	return nil
 }
@@ -162,15 +162,15 @@ func (s *Server) call(ctx context.Context, tool string, refresh bool, fn func(ct
 		ctx, cancel = context.WithTimeout(ctx, s.opts.Timeout)
 		defer cancel()
 	}
-	eng, err := s.engine(ctx)
+	repo, err := s.openRepo(ctx)
 	if err != nil {
 		return errorResult(err)
 	}
 	if refresh {
-		eng.Refresh()
+		repo.Refresh()
 		s.refreshed = true
 	}
-	snap, err := eng.Use(ctx, func(snap *resident.Snapshot) error {
+	snap, err := repo.Use(ctx, func(snap *resident.Snapshot) error {
 		var err error
 		res, err = fn(ctx, snap.Session)
 		return err

@@ -14,25 +14,25 @@ import (
 // errLoad marks a repository that could not be loaded.
 var errLoad = errors.New("the repository could not be loaded")
 
-// engine returns the resident engine, starting it on first use: the
+// openRepo returns the resident repository, starting it on first use: the
 // repository is loaded when the first tool call arrives, and kept current
 // from then on. The caller holds s.work.
-func (s *Server) engine(ctx context.Context) (*resident.Engine, error) {
-	if s.eng != nil {
-		return s.eng, nil
+func (s *Server) openRepo(ctx context.Context) (*resident.Repo, error) {
+	if s.repo != nil {
+		return s.repo, nil
 	}
 	configure := s.opts.Configure
 	if configure == nil {
 		load := s.opts.Load
 		configure = func() (engine.LoadOptions, error) { return load, nil }
 	}
-	eng, err := resident.Start(ctx, resident.Options{Root: s.opts.Root, Configure: configure, Poll: s.opts.Poll,
+	repo, err := resident.Start(ctx, resident.Options{Root: s.opts.Root, Configure: configure, Poll: s.opts.Poll,
 		Logf: s.logf, Open: s.opts.open, Reopen: s.opts.reopen})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v; check that --root names a Go or Rust repository the server can read", errLoad, err)
 	}
-	s.eng = eng
-	return eng, nil
+	s.repo = repo
+	return repo, nil
 }
 
 // loadError says what a failed wait for the repository means to an agent.

@@ -18,7 +18,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/internal/testenv"
 )
 
-// The resident engine on a real repository: CTXEXPAND_BENCH_ROOT names a
+// The resident Repo on a real repository: CTXEXPAND_BENCH_ROOT names a
 // checkout the benchmark may edit (it restores what it edits), and
 // CTXEXPAND_BENCH_CACHE an index directory (default: a fresh one). The
 // benchmarks are skipped without them; benchmarks/speed measures the same
@@ -40,7 +40,7 @@ func benchRoot(b *testing.B) (string, *index.Store) {
 	return root, st
 }
 
-func benchEngine(b *testing.B, root string, st *index.Store) *resident.Engine {
+func benchRepo(b *testing.B, root string, st *index.Store) *resident.Repo {
 	e, err := resident.Start(context.Background(), resident.Options{Root: root, Configure: func() (engine.LoadOptions, error) {
 		return engine.LoadOptions{Index: st}, nil
 	}, Logf: func(f string, a ...any) { b.Logf(f, a...) }})
@@ -61,7 +61,7 @@ func benchEngine(b *testing.B, root string, st *index.Store) *resident.Engine {
 // asks each once before timing).
 func BenchmarkResidentQuery(b *testing.B) {
 	root, st := benchRoot(b)
-	e := benchEngine(b, root, st)
+	e := benchRepo(b, root, st)
 	queries := varied.Queries(root, sourceFiles(root), 100)
 	req := engine.Request{Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
 	// One query that is not among them first: the tokenizer's tables.
@@ -96,7 +96,7 @@ func BenchmarkResidentQuery(b *testing.B) {
 // times the next query, which must include the edit.
 func BenchmarkResidentEdit(b *testing.B) {
 	root, st := benchRoot(b)
-	e := benchEngine(b, root, st)
+	e := benchRepo(b, root, st)
 	files := sourceFiles(root)
 	req := engine.Request{Query: "fix the rendering of nested templates", Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
 	if _, _, err := e.Query(context.Background(), req); err != nil {

@@ -1,6 +1,7 @@
 // Package resident keeps a repository loaded in a long-running process
-// and current with the files on disk: the engine behind ctxexpand serve
-// and ctxexpand mcp.
+// and current with the files on disk: a [Repo], behind ctxexpand serve
+// and ctxexpand mcp. (The query engine itself is package engine; a Repo
+// holds its sessions, one per applied state.)
 //
 // [Start] loads the root and watches it. Every change a watcher reports
 // is recorded as pending; the next query waits until the pending changes
@@ -12,7 +13,7 @@
 //
 // # Never stale
 //
-// [Engine.Acquire] first makes sure every event the kernel has queued
+// [Repo.Acquire] first makes sure every event the kernel has queued
 // before the call is recorded: it creates a cookie file in a private
 // directory that the same watcher watches, and waits for that file's own
 // event (inotify queues the events of one watcher in order, so everything
@@ -32,7 +33,7 @@
 // else. HEAD is compared at every query (a commit changes the bundle's
 // commit and the history prior without touching a file). When the
 // watcher cannot be had (no inotify, the watch limit reached) or the
-// kernel's queue overflows, the engine compares the tree's file
+// kernel's queue overflows, the Repo compares the tree's file
 // metadata instead, which is slower but as exact.
 //
 // # Applying changes
@@ -40,10 +41,10 @@
 // A change is applied with engine.Reopen, which reloads incrementally
 // (only what depends on a changed file is analysed again) and reuses the
 // history and file contents that the change cannot have touched. The
-// sessions of one engine keep the index's per-file and per-package
+// sessions of one Repo keep the index's per-file and per-package
 // records and the inputs' content hashes in memory between reloads, so a
 // reload after an edit neither walks and hashes the tree nor reads or
-// writes the on-disk index; the engine stores its state there once the
+// writes the on-disk index; the Repo stores its state there once the
 // tree has been quiet for PersistAfter, and when it closes, so that the
 // command line and the next server start warm. A server killed before
 // that leaves the index as the last store (or the last command) left it:

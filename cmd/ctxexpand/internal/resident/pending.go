@@ -39,7 +39,7 @@ func (b *batch) changes() engine.Changes {
 	return ch
 }
 
-// pending collects changes from the watcher (or poller) and the engine
+// pending collects changes from the watcher (or poller) and the Repo
 // until the updater takes them. seq counts recordings, so that a query
 // can wait for exactly the changes recorded before it.
 type pending struct {

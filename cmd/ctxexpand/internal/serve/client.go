@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -53,11 +55,15 @@ func Call(ctx context.Context, socket string, req *Request) (*Response, error) {
 	return resp, nil
 }
 
-// DecodeResponse reads a response body.
+// DecodeResponse reads a response body: exactly one JSON value.
 func DecodeResponse(body []byte) (*Response, error) {
 	var resp Response
-	if err := decodeStrict(body, &resp); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&resp); err != nil {
 		return nil, err
+	}
+	if dec.More() {
+		return nil, ErrBadRequest
 	}
 	return &resp, nil
 }

@@ -2,9 +2,9 @@
 // the command line and a running `ctxexpand serve`, both of its ends, and
 // where a repository's server lives on disk.
 //
-// It does not keep the repository current (package resident's Engine
+// It does not keep the repository current (package resident's Repo
 // does, and Serve only asks it queries and its status), does not run the
-// expansion itself (package engine, through the resident Engine), and
+// expansion itself (package engine, through the resident Repo), and
 // does not decide when a command goes to a server or how one is started
 // in the background (the cli package's serve.go and viaserver.go).
 //
@@ -13,14 +13,15 @@
 // One request and one response per connection, each a frame of a 4-byte
 // big-endian length and a JSON body ([WriteFrame], [ReadFrame]). A
 // [Request] carries an operation (query, status, stop), the root, the
-// build of ctxexpand and the key of its load options; a [Query] carries
-// the command line's flags ([QueryFrom] and [Query.PipelineRequest]
-// convert from and to an engine request, and a test fails when a new
-// field of engine.Request is carried by neither). A [Response] holds
-// the output byte for byte as the command would print it, its notes and
-// explanation, or a code: [CodeMismatch] and [CodeStopping] tell the
-// client to answer locally, [CodeBadRequest] and [CodeFailed] say why
-// not. Malformed input gets CodeBadRequest, never a crash or a hang.
+// build of ctxexpand and the key of its load options; a query carries
+// the engine's own request (engine.Request in its JSON form, checked
+// with engine.Request.Validate) and what the command renders besides
+// (--timeout, --files-only, --explain). A [Response] holds the output
+// byte for byte as the command would print it, its notes and explanation
+// (engine.Rendered), or a code: [CodeMismatch] and [CodeStopping] tell
+// the client to answer locally, [CodeBadRequest] and [CodeFailed] say
+// why not. Malformed input gets CodeBadRequest, never a crash or a hang.
+// Client and server are one binary ([Version] guards a stale server).
 //
 // # The server
 //

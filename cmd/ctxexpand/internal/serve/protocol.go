@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"time"
 
-	"github.com/ctxexpand/ctxexpand/expand"
-	"github.com/ctxexpand/ctxexpand/rank"
+	"github.com/ctxexpand/ctxexpand/engine"
 )
 
 // The protocol.
@@ -21,13 +19,15 @@ import (
 // frame; the server then closes the connection. A frame is a 4-byte
 // big-endian length followed by that many bytes of JSON. Requests are at
 // most MaxRequest bytes; a larger length, a body that is not a Request,
-// an unknown version or operation, or a value out of range gets a
-// response with Code CodeBadRequest, never a crash or a hang (reads and
-// writes have deadlines).
+// an unknown operation, or a query that engine.Request.Validate refuses
+// gets a response with Code CodeBadRequest, never a crash or a hang
+// (reads and writes have deadlines); another version gets CodeMismatch.
 
 // Version is the protocol's version; a request of another is refused
-// with CodeMismatch, and the client answers locally.
-const Version = 1
+// with CodeMismatch, and the client answers locally. Version 2 carries
+// the engine's own request (engine.Request) instead of a copy of its
+// fields.
+const Version = 2
 
 // Limits on frames.
 const (
@@ -68,35 +68,16 @@ type Request struct {
 	Root    string `json:"root"`
 	Program string `json:"program,omitempty"`
 	LoadKey string `json:"load_key,omitempty"`
-	Query   *Query `json:"query,omitempty"`
-}
-
-// Query is one expand request: the command line's flags.
-type Query struct {
-	Text         string        `json:"text"`
-	Budget       int           `json:"budget"`
-	MaxFiles     int           `json:"max_files,omitempty"`
-	Depth        int           `json:"depth,omitempty"`
-	Strategy     string        `json:"strategy,omitempty"`
-	Format       string        `json:"format,omitempty"`
-	Tokenizer    string        `json:"tokenizer,omitempty"`
-	NoTests      bool          `json:"no_tests,omitempty"`
-	NoNetwork    bool          `json:"no_network,omitempty"`
-	Planner      string        `json:"planner,omitempty"`
-	OllamaHost   string        `json:"ollama_host,omitempty"`
-	OllamaModel  string        `json:"ollama_model,omitempty"`
-	Truncation   string        `json:"truncation,omitempty"`
-	TokenMargin  float64       `json:"token_margin,omitempty"`
-	ContextLines int           `json:"context_lines,omitempty"`
-	Weights      *rank.Weights `json:"weights,omitempty"`
-	Ranker       string        `json:"ranker,omitempty"`
-	// Kind overrides the query's kind (query.Kind), as diff review does.
-	Kind string `json:"kind,omitempty"`
+	// Query is the engine request of an OpQuery, in its JSON form: the
+	// server answers it on its own session, under its own spelling of
+	// the root.
+	Query *engine.Request `json:"query,omitempty"`
 	// Timeout bounds the query on the server (0: none).
 	Timeout time.Duration `json:"timeout,omitempty"`
-	// What to render besides the output: the explanation and notes.
-	Explain   bool `json:"explain,omitempty"`
+	// What to render besides the notes: the file list instead of the
+	// bundle, and the explanation (engine.Output.Render).
 	FilesOnly bool `json:"files_only,omitempty"`
+	Explain   bool `json:"explain,omitempty"`
 }
 
 // Response is the server's answer.
@@ -106,13 +87,10 @@ type Response struct {
 	Error   string `json:"error,omitempty"`
 	// Gen is the generation of the index the answer came from.
 	Gen uint64 `json:"gen,omitempty"`
-	// Output is the bundle (or the file list with FilesOnly), byte for
-	// byte what the command would print; Notes and Explain are its
-	// standard error.
-	Output  string `json:"output,omitempty"`
-	Notes   string `json:"notes,omitempty"`
-	Explain string `json:"explain,omitempty"`
-	Partial bool   `json:"partial,omitempty"`
+	// Rendered is the answer byte for byte as the command would print
+	// it: the bundle (or the file list with FilesOnly) and, for its
+	// standard error, the notes and explanation.
+	engine.Rendered
 	// Took is the time the server spent on the request.
 	Took   time.Duration `json:"took,omitempty"`
 	Status *Status       `json:"status,omitempty"`
@@ -214,19 +192,13 @@ func (r *Request) check() error {
 	switch r.Op {
 	case OpStatus, OpStop:
 	case OpQuery:
-		q := r.Query
-		if q == nil {
+		if r.Query == nil {
 			return errors.New("a query request without a query")
 		}
-		if strings.TrimSpace(q.Text) == "" {
-			return errors.New("an empty query")
+		if r.Timeout < 0 {
+			return fmt.Errorf("a negative timeout (%v)", r.Timeout)
 		}
-		if q.Budget <= 0 || q.MaxFiles < 0 || expand.CheckDepth(q.Depth) != nil || q.ContextLines < 0 || q.Timeout < 0 {
-			return errors.New("a budget, file count, depth, context or timeout out of range")
-		}
-		if math.IsNaN(q.TokenMargin) || math.IsInf(q.TokenMargin, 0) || q.TokenMargin < 0 {
-			return errors.New("a token margin out of range")
-		}
+		return r.Query.Validate()
 	case "":
 		return errors.New("no operation")
 	default:

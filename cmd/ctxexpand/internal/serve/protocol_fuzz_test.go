@@ -10,23 +10,28 @@ import (
 )
 
 // FuzzDecodeRequest: whatever a client sends, reading the frame and
-// decoding the request either fails with an error or yields a request
-// that survives a round trip through WriteFrame unchanged; nothing panics
-// and no length in a header makes the reader allocate beyond the limit.
+// decoding the request (an engine.Request in its JSON form for a query)
+// either fails with an error or yields a request that survives a round
+// trip through WriteFrame unchanged; nothing panics and no length in a
+// header makes the reader allocate beyond the limit.
 func FuzzDecodeRequest(f *testing.F) {
 	frame := func(body string) []byte {
 		b := binary.BigEndian.AppendUint32(nil, uint32(len(body)))
 		return append(b, body...)
 	}
 	for _, s := range []string{
-		`{"v":1,"op":"status"}`,
-		`{"v":1,"op":"stop","root":"/r"}`,
-		`{"v":1,"op":"query","root":"/r","program":"p","load_key":"k","query":{"text":"fix X","budget":16000,"format":"json","weights":{"Seed":1}}}`,
-		`{"v":1,"op":"query","query":{"text":"","budget":1}}`,
-		`{"v":2,"op":"launch"}`,
-		`{"v":1,"op":"query","query":{"text":"x","budget":-5,"depth":99}}`,
-		`{"v":1,"op":"status"} {"v":1}`,
-		`{"v":1,"op":"status","extra":true}`,
+		`{"v":2,"op":"status"}`,
+		`{"v":2,"op":"stop","root":"/r"}`,
+		`{"v":2,"op":"query","root":"/r","program":"p","load_key":"k","timeout":5000000000,"explain":true,"query":{"query":"fix X","budget":16000,"format":"json","weights":{"Seed":1}}}`,
+		`{"v":2,"op":"query","query":{"query":"x","budget":10,"max_files":3,"strategy":"focused+semantic","kind":"diff","notes":[],"explicit":[{"path":"a.go","start_line":1}],"extras":[{"kind":"diff","title":"a","content":"+x"}],"text_weights":{"Title":2}}}`,
+		`{"v":2,"op":"query","query":{"query":"","budget":1}}`,
+		`{"v":2,"op":"query","query":{"query":"x","budget":1,"load":{}}}`,
+		`{"v":3,"op":"launch"}`,
+		`{"v":2,"op":"query","query":{"query":"x","budget":-5,"depth":99}}`,
+		`{"v":2,"op":"query","files_only":true,"query":{"query":"x","budget":1,"token_margin":-0,"weights":{"Seed":-0}}}`,
+		`{"v":2,"op":"status"} {"v":2}`,
+		`{"v":2,"op":"status","extra":true}`,
+		`{"v":1,"op":"query","query":{"text":"fix X","budget":16000}}`,
 		`[1,2,3]`, `null`, `"\u0000"`,
 	} {
 		f.Add(frame(s))

@@ -97,7 +97,7 @@ const ioTimeout = 30 * time.Second
 // server is one Serve.
 type server struct {
 	opts    Options
-	eng     *resident.Engine
+	eng     *resident.Repo
 	ctx     context.Context
 	sem     chan struct{}
 	stopReq chan struct{}
@@ -108,10 +108,10 @@ type server struct {
 }
 
 // Serve answers requests with eng until ctx ends, a client asks it to
-// stop, the engine stops (its root gone) or the idle timeout passes; then
-// it closes the listener and the engine, waits for the answers in
+// stop, eng stops (its root gone) or the idle timeout passes; then it
+// closes the listener and eng, waits for the answers in
 // progress and returns why it stopped.
-func (l *Listener) Serve(ctx context.Context, eng *resident.Engine, opts Options) error {
+func (l *Listener) Serve(ctx context.Context, eng *resident.Repo, opts Options) error {
 	if opts.MaxQueries <= 0 {
 		opts.MaxQueries = 4
 	}
@@ -259,9 +259,11 @@ func (s *server) answer(c net.Conn) *Response {
 	return resp
 }
 
-// query runs a query request.
+// query runs a query request: the client's engine request on the
+// server's root.
 func (s *server) query(c net.Conn, req *Request) *Response {
-	q := req.Query
+	q := *req.Query
+	q.Root = s.opts.Root
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	// A client that hangs up (its own time limit) cancels the query.
@@ -270,14 +272,13 @@ func (s *server) query(c net.Conn, req *Request) *Response {
 		c.Read(b[:])
 		cancel()
 	}()
-	if q.Timeout > 0 {
+	if req.Timeout > 0 {
 		var c2 context.CancelFunc
-		ctx, c2 = context.WithTimeout(ctx, q.Timeout)
+		ctx, c2 = context.WithTimeout(ctx, req.Timeout)
 		defer c2()
 	}
-	resp := &Response{}
 	var key string
-	out, snap, err := s.eng.QueryChecked(ctx, q.PipelineRequest(s.opts.Root), func() error {
+	out, snap, err := s.eng.QueryChecked(ctx, q, func() error {
 		if s.opts.LoadKey != nil {
 			key = s.opts.LoadKey()
 		}
@@ -294,9 +295,7 @@ func (s *server) query(c net.Conn, req *Request) *Response {
 	case err != nil:
 		return &Response{Code: CodeFailed, Error: err.Error()}
 	}
-	resp.Gen = snap.Gen
-	render(resp, out, q)
-	return resp
+	return &Response{Gen: snap.Gen, Rendered: out.Render(req.FilesOnly, req.Explain)}
 }
 
 var errMismatchKey = errors.New("load options differ")

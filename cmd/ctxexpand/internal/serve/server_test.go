@@ -84,15 +84,15 @@ func TestGarbage(t *testing.T) {
 		{"huge length", []byte{0x7f, 0xff, 0xff, 0xff, 1, 2, 3}, serve.CodeBadRequest, "frame too large"},
 		{"not json", frame("{{{"), serve.CodeBadRequest, "bad request"},
 		{"json array", frame("[1,2]"), serve.CodeBadRequest, "bad request"},
-		{"unknown field", frame(`{"v":1,"op":"status","x":1}`), serve.CodeBadRequest, "unknown field"},
-		{"unknown op", frame(`{"v":1,"op":"explode"}`), serve.CodeBadRequest, "unknown operation"},
-		{"no op", frame(`{"v":1}`), serve.CodeBadRequest, "no operation"},
-		{"query without query", frame(`{"v":1,"op":"query"}`), serve.CodeBadRequest, "without a query"},
-		{"bad budget", frame(`{"v":1,"op":"query","query":{"text":"x","budget":0}}`), serve.CodeBadRequest, "out of range"},
+		{"unknown field", frame(`{"v":2,"op":"status","x":1}`), serve.CodeBadRequest, "unknown field"},
+		{"unknown op", frame(`{"v":2,"op":"explode"}`), serve.CodeBadRequest, "unknown operation"},
+		{"no op", frame(`{"v":2}`), serve.CodeBadRequest, "no operation"},
+		{"query without query", frame(`{"v":2,"op":"query"}`), serve.CodeBadRequest, "without a query"},
+		{"bad budget", frame(`{"v":2,"op":"query","query":{"query":"x","budget":-1}}`), serve.CodeBadRequest, "budget must be a positive number of tokens"},
 		{"other version", frame(`{"v":7,"op":"query"}`), serve.CodeMismatch, "protocol version"},
-		{"other root", frame(`{"v":1,"op":"query","root":"/elsewhere","program":"test","query":{"text":"x","budget":10}}`), serve.CodeMismatch, "serves"},
-		{"other program", frame(`{"v":1,"op":"query","root":"` + root + `","program":"old","query":{"text":"x","budget":10}}`), serve.CodeMismatch, "another build"},
-		{"two values", frame(`{"v":1,"op":"status"}{"v":1}`), serve.CodeBadRequest, "data after"},
+		{"other root", frame(`{"v":2,"op":"query","root":"/elsewhere","program":"test","query":{"query":"x","budget":10}}`), serve.CodeMismatch, "serves"},
+		{"other program", frame(`{"v":2,"op":"query","root":"` + root + `","program":"old","query":{"query":"x","budget":10}}`), serve.CodeMismatch, "another build"},
+		{"two values", frame(`{"v":2,"op":"status"}{"v":2}`), serve.CodeBadRequest, "data after"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,14 +13,14 @@ import (
 	"github.com/ctxexpand/ctxexpand/engine"
 )
 
-// Options configures an Engine. Root and Configure are required; the
+// Options configures a Repo. Root and Configure are required; the
 // zero value of every other field means its default.
 type Options struct {
 	// Root is the absolute path of the repository.
 	Root string
 	// Configure returns the load options for Root. It is called at start
 	// and again whenever the ignore rules or the configuration change;
-	// the engine sets Resident itself.
+	// the Repo sets Resident itself.
 	Configure func() (engine.LoadOptions, error)
 	// CookieDir is a directory that only this process writes, for the
 	// watcher's sync cookies (see the package doc); "" makes a temporary
@@ -34,7 +34,7 @@ type Options struct {
 	// Poll compares the tree's metadata at every query instead of
 	// watching it (the fallback when no watcher can be had).
 	Poll bool
-	// Logf receives what the engine does: loads, fallbacks, failures.
+	// Logf receives what the Repo does: loads, fallbacks, failures.
 	// Nil discards them.
 	Logf func(format string, args ...any)
 
@@ -52,7 +52,7 @@ const (
 	// read changed under it.
 	staleRetries = 3
 	// PersistAfter is how long the tree must stay quiet after an update
-	// before the engine stores the state in the on-disk index
+	// before the Repo stores the state in the on-disk index
 	// (engine.Session.Persist), so that the command line and the next
 	// server start warm.
 	PersistAfter = 3 * time.Second
@@ -61,7 +61,7 @@ const (
 	rootCheck = time.Second
 )
 
-// Errors of an engine that stopped.
+// Errors of a Repo that stopped.
 var (
 	ErrClosed   = errors.New("the resident index was closed")
 	ErrRootGone = errors.New("the repository root was removed or renamed")
@@ -83,12 +83,12 @@ type Snapshot struct {
 	At   time.Time
 }
 
-// Engine keeps one repository loaded and current. Its methods are safe
+// Repo keeps one repository loaded and current. Its methods are safe
 // for concurrent use.
-type Engine struct {
+type Repo struct {
 	opts    Options
 	pend    *pending
-	ctx     context.Context // the engine's life: updates run under it
+	ctx     context.Context // the Repo's life: updates run under it
 	cancel  context.CancelFunc
 	tmpDir  string // CookieDir made by Start
 	rootID  os.FileInfo
@@ -122,7 +122,7 @@ type Engine struct {
 
 // Start loads Root in the background and watches it. Queries
 // (Acquire, Query) wait for the load.
-func Start(ctx context.Context, opts Options) (*Engine, error) {
+func Start(ctx context.Context, opts Options) (*Repo, error) {
 	if opts.Root == "" || !filepath.IsAbs(opts.Root) {
 		return nil, fmt.Errorf("resident: the root must be an absolute path, got %q", opts.Root)
 	}
@@ -148,7 +148,7 @@ func Start(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.Reopen == nil {
 		opts.Reopen = engine.Reopen
 	}
-	e := &Engine{opts: opts, pend: newPending(), rootID: st, started: time.Now(),
+	e := &Repo{opts: opts, pend: newPending(), rootID: st, started: time.Now(),
 		changed: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}), lastAccess: time.Now(),
 		persist: make(chan struct{}, 1)}
 	e.ctx, e.cancel = context.WithCancel(context.WithoutCancel(ctx))
@@ -182,8 +182,8 @@ func Start(ctx context.Context, opts Options) (*Engine, error) {
 }
 
 // configure asks for the load options.
-func (e *Engine) configure() (engine.LoadOptions, error) {
-	load, err := e.opts.Configure()
+func (r *Repo) configure() (engine.LoadOptions, error) {
+	load, err := r.opts.Configure()
 	if err != nil {
 		return load, err
 	}
@@ -192,46 +192,46 @@ func (e *Engine) configure() (engine.LoadOptions, error) {
 }
 
 // newSource watches the tree, or polls it when it cannot be watched.
-func (e *Engine) newSource(ctx context.Context, load engine.LoadOptions) (source, string, error) {
-	if !e.opts.Poll {
-		w, err := newWatcher(e.opts.Root, e.opts.CookieDir, load.Ignore, e.pend, e.opts.Logf)
+func (r *Repo) newSource(ctx context.Context, load engine.LoadOptions) (source, string, error) {
+	if !r.opts.Poll {
+		w, err := newWatcher(r.opts.Root, r.opts.CookieDir, load.Ignore, r.pend, r.opts.Logf)
 		if err == nil {
 			return w, "watch", nil
 		}
-		e.opts.Logf("%v; comparing file metadata at every query instead", err)
+		r.opts.Logf("%v; comparing file metadata at every query instead", err)
 	}
-	p, err := newPoller(ctx, e.opts.Root, load.Ignore, e.pend)
+	p, err := newPoller(ctx, r.opts.Root, load.Ignore, r.pend)
 	if err != nil {
-		return nil, "", fmt.Errorf("reading %s: %w", e.opts.Root, err)
+		return nil, "", fmt.Errorf("reading %s: %w", r.opts.Root, err)
 	}
 	return p, "poll", nil
 }
 
-func (e *Engine) cleanup() {
-	if e.tmpDir != "" {
-		os.RemoveAll(e.tmpDir)
+func (r *Repo) cleanup() {
+	if r.tmpDir != "" {
+		os.RemoveAll(r.tmpDir)
 	}
 }
 
 // Acquire returns the current snapshot, after every change made to the
 // tree before the call has been applied. When applying them fails, the
 // failure is the answer; the next call tries again.
-func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
+func (r *Repo) Acquire(ctx context.Context) (*Snapshot, error) {
 	called := time.Now()
-	e.srcMu.Lock()
-	src := e.src
-	e.srcMu.Unlock()
+	r.srcMu.Lock()
+	src := r.src
+	r.srcMu.Unlock()
 	if err := src.sync(ctx); err != nil {
 		return nil, err
 	}
-	e.checkHead()
-	want := e.pend.now()
+	r.checkHead()
+	want := r.pend.now()
 	for {
-		e.mu.Lock()
-		e.lastAccess = time.Now()
-		cur, applied, stopErr, ch := e.cur, e.applied, e.stopErr, e.changed
-		failed, failedAt, err := e.failed, e.failedAt, e.err
-		e.mu.Unlock()
+		r.mu.Lock()
+		r.lastAccess = time.Now()
+		cur, applied, stopErr, ch := r.cur, r.applied, r.stopErr, r.changed
+		failed, failedAt, err := r.failed, r.failedAt, r.err
+		r.mu.Unlock()
 		switch {
 		case stopErr != nil:
 			return nil, stopErr
@@ -240,7 +240,7 @@ func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
 		case err != nil && failed >= want && failedAt.After(called):
 			return nil, err
 		}
-		e.kickUpdate()
+		r.kickUpdate()
 		select {
 		case <-ch:
 		case <-ctx.Done():
@@ -255,9 +255,9 @@ func (e *Engine) Acquire(ctx context.Context) (*Snapshot, error) {
 // ErrBusy; fn must therefore have no effect besides its result. It
 // returns the snapshot fn ran on, nil when it did not run or its result
 // must not be used.
-func (e *Engine) Use(ctx context.Context, fn func(*Snapshot) error) (*Snapshot, error) {
+func (r *Repo) Use(ctx context.Context, fn func(*Snapshot) error) (*Snapshot, error) {
 	for attempt := 0; ; attempt++ {
-		snap, err := e.Acquire(ctx)
+		snap, err := r.Acquire(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -266,25 +266,25 @@ func (e *Engine) Use(ctx context.Context, fn func(*Snapshot) error) (*Snapshot, 
 		if p == "" {
 			return snap, err
 		}
-		e.pend.path(p) // the watcher reports it too; this makes sure
+		r.pend.path(p) // the watcher reports it too; this makes sure
 		if attempt == staleRetries || ctx.Err() != nil {
-			e.opts.Logf("%s kept changing while answering; the query failed", p)
+			r.opts.Logf("%s kept changing while answering; the query failed", p)
 			return nil, fmt.Errorf("%s: %w", p, ErrBusy)
 		}
 	}
 }
 
 // Query answers req on the current snapshot (see Use).
-func (e *Engine) Query(ctx context.Context, req engine.Request) (*engine.Output, *Snapshot, error) {
-	return e.QueryChecked(ctx, req, nil)
+func (r *Repo) Query(ctx context.Context, req engine.Request) (*engine.Output, *Snapshot, error) {
+	return r.QueryChecked(ctx, req, nil)
 }
 
 // QueryChecked is Query with check run first on the snapshot, once the
 // changes before the call are applied (a configuration change among
 // them): its error, if any, is the answer.
-func (e *Engine) QueryChecked(ctx context.Context, req engine.Request, check func() error) (*engine.Output, *Snapshot, error) {
+func (r *Repo) QueryChecked(ctx context.Context, req engine.Request, check func() error) (*engine.Output, *Snapshot, error) {
 	var out *engine.Output
-	snap, err := e.Use(ctx, func(s *Snapshot) error {
+	snap, err := r.Use(ctx, func(s *Snapshot) error {
 		if check != nil {
 			if err := check(); err != nil {
 				return err
@@ -299,171 +299,171 @@ func (e *Engine) QueryChecked(ctx context.Context, req engine.Request, check fun
 
 // Refresh makes the next query load everything again (for a client that
 // knows better than the watcher).
-func (e *Engine) Refresh() { e.pend.add(batch{all: true}) }
+func (r *Repo) Refresh() { r.pend.add(batch{all: true}) }
 
 // checkHead records a move of HEAD.
-func (e *Engine) checkHead() {
-	h := headState(e.opts.Root)
-	e.headMu.Lock()
-	moved := h != e.head
-	e.head = h
-	e.headMu.Unlock()
+func (r *Repo) checkHead() {
+	h := headState(r.opts.Root)
+	r.headMu.Lock()
+	moved := h != r.head
+	r.head = h
+	r.headMu.Unlock()
 	if moved {
-		e.pend.add(batch{head: true})
+		r.pend.add(batch{head: true})
 	}
 }
 
-func (e *Engine) kickUpdate() {
+func (r *Repo) kickUpdate() {
 	select {
-	case e.kick <- struct{}{}:
+	case r.kick <- struct{}{}:
 	default:
 	}
 }
 
 // updater applies the pending changes, one update at a time.
-func (e *Engine) updater() {
-	defer e.wg.Done()
+func (r *Repo) updater() {
+	defer r.wg.Done()
 	for {
 		select {
-		case <-e.kick:
-		case <-e.ctx.Done():
+		case <-r.kick:
+		case <-r.ctx.Done():
 			return
 		}
-		e.update()
+		r.update()
 	}
 }
 
 // background applies changes once the tree has been quiet for Settle.
-func (e *Engine) background() {
-	defer e.wg.Done()
-	if e.opts.Settle < 0 {
+func (r *Repo) background() {
+	defer r.wg.Done()
+	if r.opts.Settle < 0 {
 		return
 	}
 	for {
 		select {
-		case <-e.pend.wake:
-		case <-e.ctx.Done():
+		case <-r.pend.wake:
+		case <-r.ctx.Done():
 			return
 		}
 		deadline := time.Now().Add(MaxSettle)
-		t := time.NewTimer(e.opts.Settle)
+		t := time.NewTimer(r.opts.Settle)
 	quiet:
 		for {
 			select {
-			case <-e.pend.wake:
+			case <-r.pend.wake:
 				if time.Now().Before(deadline) {
-					t.Reset(e.opts.Settle)
+					t.Reset(r.opts.Settle)
 				}
 			case <-t.C:
 				break quiet
-			case <-e.ctx.Done():
+			case <-r.ctx.Done():
 				t.Stop()
 				return
 			}
 		}
-		e.kickUpdate()
+		r.kickUpdate()
 	}
 }
 
 // update applies what is pending. A panic in the loaders fails the
 // update (and is logged with its stack) instead of ending the process.
-func (e *Engine) update() {
-	b, seq := e.pend.take()
+func (r *Repo) update() {
+	b, seq := r.pend.take()
 	defer func() {
 		if p := recover(); p != nil {
-			e.opts.Logf("panic while loading %s: %v\n%s", e.opts.Root, p, debug.Stack())
-			e.fail(b, seq, fmt.Errorf("internal error: %v. This is a bug in ctxexpand; please report it", p))
+			r.opts.Logf("panic while loading %s: %v\n%s", r.opts.Root, p, debug.Stack())
+			r.fail(b, seq, fmt.Errorf("internal error: %v. This is a bug in ctxexpand; please report it", p))
 		}
 	}()
-	e.mu.Lock()
-	b.add(e.retry)
-	e.retry = batch{}
-	cur := e.cur
-	e.mu.Unlock()
+	r.mu.Lock()
+	b.add(r.retry)
+	r.retry = batch{}
+	cur := r.cur
+	r.mu.Unlock()
 	if cur != nil && b.empty() {
-		e.publish(nil, seq)
+		r.publish(nil, seq)
 		return
 	}
 	start := time.Now()
 	if b.rules {
-		if err := e.reconfigure(); err != nil {
-			e.fail(b, seq, err)
+		if err := r.reconfigure(); err != nil {
+			r.fail(b, seq, err)
 			return
 		}
 	}
-	e.srcMu.Lock()
-	load := e.load
-	e.srcMu.Unlock()
+	r.srcMu.Lock()
+	load := r.load
+	r.srcMu.Unlock()
 	var s *engine.Session
 	var err error
 	ch := b.changes()
 	if cur == nil || b.rules {
-		s, err = e.opts.Open(e.ctx, e.opts.Root, load)
+		s, err = r.opts.Open(r.ctx, r.opts.Root, load)
 	} else {
-		s, err = e.opts.Reopen(e.ctx, cur.Session, load, ch)
+		s, err = r.opts.Reopen(r.ctx, cur.Session, load, ch)
 	}
 	if err != nil {
-		e.fail(b, seq, err)
+		r.fail(b, seq, err)
 		return
 	}
 	// The session's writes to the on-disk index go on in the background;
 	// Close waits for them.
-	e.saves.Go(s.Close)
+	r.saves.Go(s.Close)
 	gen := uint64(1)
 	if cur != nil {
 		gen = cur.Gen + 1
 	}
 	snap := &Snapshot{Session: s, Gen: gen, Took: time.Since(start), At: time.Now()}
-	what := "loaded " + e.opts.Root
+	what := "loaded " + r.opts.Root
 	if cur != nil {
 		what = fmt.Sprintf("applied %s", describe(ch))
 	}
-	e.opts.Logf("generation %d: %s in %v (%s)", gen, what, snap.Took.Round(time.Millisecond), s.Facts.Summary())
-	e.publish(snap, seq)
+	r.opts.Logf("generation %d: %s in %v (%s)", gen, what, snap.Took.Round(time.Millisecond), s.Facts.Summary())
+	r.publish(snap, seq)
 	select {
-	case e.persist <- struct{}{}:
+	case r.persist <- struct{}{}:
 	default:
 	}
 }
 
 // persister stores the current state in the on-disk index once the tree
 // has been quiet for PersistAfter since the last update.
-func (e *Engine) persister() {
-	defer e.wg.Done()
+func (r *Repo) persister() {
+	defer r.wg.Done()
 	for {
 		select {
-		case <-e.persist:
-		case <-e.ctx.Done():
+		case <-r.persist:
+		case <-r.ctx.Done():
 			return
 		}
 		t := time.NewTimer(PersistAfter)
 	quiet:
 		for {
 			select {
-			case <-e.persist:
+			case <-r.persist:
 				t.Reset(PersistAfter)
 			case <-t.C:
 				break quiet
-			case <-e.ctx.Done():
+			case <-r.ctx.Done():
 				t.Stop()
 				return
 			}
 		}
-		e.persistNow(e.ctx)
+		r.persistNow(r.ctx)
 	}
 }
 
 // persistNow stores the current snapshot's state, when no update waits.
-func (e *Engine) persistNow(ctx context.Context) {
-	e.mu.Lock()
-	cur := e.cur
-	e.mu.Unlock()
+func (r *Repo) persistNow(ctx context.Context) {
+	r.mu.Lock()
+	cur := r.cur
+	r.mu.Unlock()
 	if cur == nil {
 		return
 	}
 	start := time.Now()
 	cur.Session.Persist(ctx)
-	e.opts.Logf("generation %d stored in the on-disk index in %v", cur.Gen, time.Since(start).Round(time.Millisecond))
+	r.opts.Logf("generation %d stored in the on-disk index in %v", cur.Gen, time.Since(start).Round(time.Millisecond))
 }
 
 func describe(ch engine.Changes) string {
@@ -482,109 +482,109 @@ func describe(ch engine.Changes) string {
 
 // reconfigure reads the rules and configuration again and watches the
 // tree under them.
-func (e *Engine) reconfigure() error {
-	load, err := e.configure()
+func (r *Repo) reconfigure() error {
+	load, err := r.configure()
 	if err != nil {
 		return err
 	}
-	src, mode, err := e.newSource(e.ctx, load)
+	src, mode, err := r.newSource(r.ctx, load)
 	if err != nil {
 		return err
 	}
-	e.srcMu.Lock()
-	old := e.src
-	e.src, e.mode, e.load = src, mode, load
-	e.srcMu.Unlock()
+	r.srcMu.Lock()
+	old := r.src
+	r.src, r.mode, r.load = src, mode, load
+	r.srcMu.Unlock()
 	old.close()
 	return nil
 }
 
-func (e *Engine) publish(snap *Snapshot, seq uint64) {
-	e.mu.Lock()
+func (r *Repo) publish(snap *Snapshot, seq uint64) {
+	r.mu.Lock()
 	if snap != nil {
-		e.cur = snap
+		r.cur = snap
 	}
-	e.applied = seq
-	e.err = nil
-	close(e.changed)
-	e.changed = make(chan struct{})
-	e.mu.Unlock()
+	r.applied = seq
+	r.err = nil
+	close(r.changed)
+	r.changed = make(chan struct{})
+	r.mu.Unlock()
 }
 
-func (e *Engine) fail(b batch, seq uint64, err error) {
-	e.opts.Logf("updating %s failed: %v", e.opts.Root, err)
-	e.mu.Lock()
-	e.retry.add(b)
-	e.failed, e.failedAt = seq, time.Now()
-	e.err = fmt.Errorf("loading %s: %w", e.opts.Root, err)
-	close(e.changed)
-	e.changed = make(chan struct{})
-	e.mu.Unlock()
+func (r *Repo) fail(b batch, seq uint64, err error) {
+	r.opts.Logf("updating %s failed: %v", r.opts.Root, err)
+	r.mu.Lock()
+	r.retry.add(b)
+	r.failed, r.failedAt = seq, time.Now()
+	r.err = fmt.Errorf("loading %s: %w", r.opts.Root, err)
+	close(r.changed)
+	r.changed = make(chan struct{})
+	r.mu.Unlock()
 }
 
-// watchRoot stops the engine when the root disappears.
-func (e *Engine) watchRoot() {
-	defer e.wg.Done()
+// watchRoot stops the Repo when the root disappears.
+func (r *Repo) watchRoot() {
+	defer r.wg.Done()
 	t := time.NewTicker(rootCheck)
 	defer t.Stop()
 	for {
-		e.srcMu.Lock()
-		gone := e.src.gone()
-		e.srcMu.Unlock()
+		r.srcMu.Lock()
+		gone := r.src.gone()
+		r.srcMu.Unlock()
 		select {
 		case <-t.C:
 		case <-gone:
-		case <-e.ctx.Done():
+		case <-r.ctx.Done():
 			return
 		}
-		if st, err := os.Stat(e.opts.Root); err != nil || !os.SameFile(st, e.rootID) {
-			e.opts.Logf("%s was removed or renamed; stopping", e.opts.Root)
-			e.stop(ErrRootGone)
+		if st, err := os.Stat(r.opts.Root); err != nil || !os.SameFile(st, r.rootID) {
+			r.opts.Logf("%s was removed or renamed; stopping", r.opts.Root)
+			r.stop(ErrRootGone)
 			return
 		}
 	}
 }
 
-// stop ends the engine's work with err as the answer to every query.
-func (e *Engine) stop(err error) {
-	e.mu.Lock()
-	if e.stopErr == nil {
-		e.stopErr = err
-		close(e.done)
-		close(e.changed)
-		e.changed = make(chan struct{})
+// stop ends the Repo's work with err as the answer to every query.
+func (r *Repo) stop(err error) {
+	r.mu.Lock()
+	if r.stopErr == nil {
+		r.stopErr = err
+		close(r.done)
+		close(r.changed)
+		r.changed = make(chan struct{})
 	}
-	e.mu.Unlock()
-	e.cancel()
+	r.mu.Unlock()
+	r.cancel()
 }
 
-// Done is closed when the engine stops: Close, or its root gone.
-func (e *Engine) Done() <-chan struct{} { return e.done }
+// Done is closed when the Repo stops: Close, or its root gone.
+func (r *Repo) Done() <-chan struct{} { return r.done }
 
-// Err says why the engine stopped, nil while it runs.
-func (e *Engine) Err() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.stopErr
+// Err says why the Repo stopped, nil while it runs.
+func (r *Repo) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopErr
 }
 
-// Close stops the engine and returns once its writes to the on-disk
+// Close stops the Repo and returns once its writes to the on-disk
 // index are done, the current state stored among them.
-func (e *Engine) Close() error {
-	e.stop(ErrClosed)
-	e.wg.Wait()
-	if e.Err() == ErrClosed {
-		e.persistNow(context.Background())
+func (r *Repo) Close() error {
+	r.stop(ErrClosed)
+	r.wg.Wait()
+	if r.Err() == ErrClosed {
+		r.persistNow(context.Background())
 	}
-	e.srcMu.Lock()
-	e.src.close()
-	e.srcMu.Unlock()
-	e.saves.Wait()
-	e.cleanup()
+	r.srcMu.Lock()
+	r.src.close()
+	r.srcMu.Unlock()
+	r.saves.Wait()
+	r.cleanup()
 	return nil
 }
 
-// Status is what an engine is doing, for status reports.
+// Status is what a Repo is doing, for status reports.
 type Status struct {
 	Root       string
 	Mode       string // "watch" or "poll"
@@ -597,26 +597,26 @@ type Status struct {
 	Err        string // the last failed update's error, if it still stands
 }
 
-// Status reports the engine's state.
-func (e *Engine) Status() Status {
-	e.srcMu.Lock()
-	mode := e.mode
-	e.srcMu.Unlock()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	st := Status{Root: e.opts.Root, Mode: mode, Started: e.started, LastAccess: e.lastAccess}
-	if e.cur != nil {
-		st.Gen, st.Summary, st.LoadTook, st.LoadedAt = e.cur.Gen, e.cur.Session.Facts.Summary(), e.cur.Took, e.cur.At
+// Status reports the Repo's state.
+func (r *Repo) Status() Status {
+	r.srcMu.Lock()
+	mode := r.mode
+	r.srcMu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := Status{Root: r.opts.Root, Mode: mode, Started: r.started, LastAccess: r.lastAccess}
+	if r.cur != nil {
+		st.Gen, st.Summary, st.LoadTook, st.LoadedAt = r.cur.Gen, r.cur.Session.Facts.Summary(), r.cur.Took, r.cur.At
 	}
-	if e.err != nil {
-		st.Err = e.err.Error()
+	if r.err != nil {
+		st.Err = r.err.Error()
 	}
 	return st
 }
 
-// Idle is how long ago a query last arrived (or the engine started).
-func (e *Engine) Idle() time.Duration {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return time.Since(e.lastAccess)
+// Idle is how long ago a query last arrived (or the Repo started).
+func (r *Repo) Idle() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return time.Since(r.lastAccess)
 }

@@ -21,7 +21,7 @@ import (
 )
 
 // These tests wait for conditions, never for time: every assertion
-// follows a query, which the engine answers only once every change made
+// follows a query, which the Repo answers only once every change made
 // before it is applied. The only waits are for the root-gone check, with
 // the suite's watchdog as the limit.
 
@@ -135,8 +135,8 @@ func main() {
 	return root
 }
 
-// start runs an engine on root with an index of the test's own.
-func start(t *testing.T, root string, mod func(*resident.Options)) *resident.Engine {
+// start runs a Repo on root with an index of the test's own.
+func start(t *testing.T, root string, mod func(*resident.Options)) *resident.Repo {
 	t.Helper()
 	st, err := index.Open(index.Options{Dir: t.TempDir()})
 	if err != nil {
@@ -162,7 +162,7 @@ func write(t *testing.T, root, rel, content string) {
 }
 
 // symbols is the set of symbol names of the current snapshot.
-func symbols(t *testing.T, e *resident.Engine) (map[string]bool, uint64) {
+func symbols(t *testing.T, e *resident.Repo) (map[string]bool, uint64) {
 	t.Helper()
 	snap, err := e.Acquire(context.Background())
 	if err != nil {
@@ -446,13 +446,13 @@ func TestGenerationsConsistent(t *testing.T) {
 	}
 }
 
-// fakeOpen stands in for a load where only the engine's own behaviour is
+// fakeOpen stands in for a load where only the Repo's own behaviour is
 // under test.
 func fakeOpen(_ context.Context, root string, _ engine.LoadOptions) (*engine.Session, error) {
 	return &engine.Session{Root: root, Facts: &analyze.Facts{Root: root}}, nil
 }
 
-// TestRootRemoved: removing or renaming the root stops the engine with
+// TestRootRemoved: removing or renaming the root stops the Repo with
 // ErrRootGone; queries then fail with it.
 func TestRootRemoved(t *testing.T) {
 	for _, how := range []string{"remove", "rename"} {
@@ -470,7 +470,7 @@ func TestRootRemoved(t *testing.T) {
 			select {
 			case <-e.Done():
 			case <-time.After(clitest.Watchdog):
-				t.Fatal("the engine did not stop")
+				t.Fatal("the Repo did not stop")
 			}
 			if _, err := e.Acquire(context.Background()); err != resident.ErrRootGone {
 				t.Errorf("a query after the root went: %v, want ErrRootGone", err)
