@@ -1,0 +1,155 @@
+package serve_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
+	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/index"
+)
+
+// A server over a real repository: a copy of testdata/gosvc, loaded with
+// the real engine through an on-disk index of the test's own, as
+// `ctxexpand serve` loads it.
+
+// gosvcCopy copies testdata/gosvc to a fresh directory.
+func gosvcCopy(t testing.TB) string {
+	t.Helper()
+	src, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "testdata", "gosvc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := t.TempDir()
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// realServer is a server answering from the real engine.
+type realServer struct {
+	root    string
+	socket  string
+	metrics string // the /metrics address, "" without
+	eng     *resident.Engine
+
+	// watch is the repository path whose content each generation holds
+	// (by its facts' hash), recorded as the generations are loaded.
+	watch string
+	mu    sync.Mutex
+	gens  []string // gens[g-1]: the hash of watch in generation g
+}
+
+// startReal serves root until the test ends; withMetrics also answers
+// scrapes on a loopback port.
+func startReal(t testing.TB, root, watch string, withMetrics bool) *realServer {
+	t.Helper()
+	rs := &realServer{root: root, watch: watch}
+	st, err := index.Open(index.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := serve.Listen(t.TempDir(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs.socket = ln.Paths.Socket
+	// Generations are numbered in the order their loads succeed (one
+	// update at a time): record what each holds.
+	record := func(s *engine.Session, err error) (*engine.Session, error) {
+		if err == nil {
+			h := ""
+			if id, ok := s.Facts.FileByPath(watch); ok {
+				h = s.Facts.Files[id].Hash
+			}
+			rs.mu.Lock()
+			rs.gens = append(rs.gens, h)
+			rs.mu.Unlock()
+		}
+		return s, err
+	}
+	eng, err := resident.Start(context.Background(), resident.Options{Root: root, CookieDir: ln.Paths.Cookies,
+		Configure: func() (engine.LoadOptions, error) { return engine.LoadOptions{Index: st, NoHistory: true}, nil },
+		Open: func(ctx context.Context, root string, opt engine.LoadOptions) (*engine.Session, error) {
+			return record(engine.Open(ctx, root, opt))
+		},
+		Reopen: func(ctx context.Context, prev *engine.Session, opt engine.LoadOptions, ch engine.Changes) (*engine.Session, error) {
+			return record(engine.Reopen(ctx, prev, opt, ch))
+		},
+		Logf: t.Logf})
+	if err != nil {
+		ln.Close()
+		t.Fatal(err)
+	}
+	rs.eng = eng
+	opts := serve.Options{Root: root, Program: "test", Logf: t.Logf, MaxQueries: 8}
+	if withMetrics {
+		mln, err := serve.ListenMetrics("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs.metrics = mln.Addr().String()
+		opts.Metrics = mln
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ln.Serve(ctx, eng, opts) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return rs
+}
+
+// query asks the server.
+func (rs *realServer) query(ctx context.Context, q *serve.Query) (*serve.Response, error) {
+	return serve.Call(ctx, rs.socket, &serve.Request{Version: serve.Version, Op: serve.OpQuery, Root: rs.root, Program: "test", Query: q})
+}
+
+// status asks the server's status.
+func (rs *realServer) status(t testing.TB) *serve.Status {
+	t.Helper()
+	resp, err := serve.Call(context.Background(), rs.socket, &serve.Request{Version: serve.Version, Op: serve.OpStatus, Root: rs.root})
+	if err != nil || resp.Status == nil {
+		t.Fatalf("status: %+v, %v", resp, err)
+	}
+	return resp.Status
+}
+
+// genHash is the hash of the watched file in generation g.
+func (rs *realServer) genHash(g uint64) (string, bool) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if g == 0 || g > uint64(len(rs.gens)) {
+		return "", false
+	}
+	return rs.gens[g-1], true
+}
+
+// hashOf is a content hash as the facts hold it.
+func hashOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
