@@ -52,9 +52,10 @@ func scrape(t *testing.T, addr string) map[string]float64 {
 // found in the memo once a query is repeated, the generation advanced by
 // the edit, one edit timed and one file analysed again.
 func TestMetricsMove(t *testing.T) {
-	root := gosvcCopy(t)
+	root, st := gosvcShared(t)
 	const edited = "internal/service/user.go"
-	rs := startReal(t, root, edited, true)
+	data := restoreAfter(t, root, edited)
+	rs := startReal(t, root, st, edited, true)
 	ctx := context.Background()
 	q := &serve.Query{Text: "fix UserService.FindByEmail", Budget: 4000, Format: "json", NoNetwork: true}
 	ask := func(q *serve.Query) *serve.Response {
@@ -93,10 +94,6 @@ func TestMetricsMove(t *testing.T) {
 
 	// One edit: the next query waits for it.
 	p := filepath.Join(root, edited)
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := os.WriteFile(p, append(data, "\n// FindByEmail: addresses are compared lower-cased.\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -119,13 +116,13 @@ func TestMetricsMove(t *testing.T) {
 	}
 
 	// The status says the same.
-	st := rs.status(t)
-	f := st.Figures
+	stat := rs.status(t)
+	f := stat.Figures
 	if f == nil {
 		t.Fatal("the status has no figures")
 	}
-	if st.Gen != edit.Gen || st.Queries != 4 || f.TokenHits == 0 || f.TokenHitRate() <= 0 || f.Edits < 1 || f.EditP50 <= 0 ||
-		f.Reanalysed != 1 || f.Files < 10 || st.RSSBytes <= 0 {
-		t.Errorf("status: gen %d, queries %d, figures %+v, rss %d", st.Gen, st.Queries, *f, st.RSSBytes)
+	if stat.Gen != edit.Gen || stat.Queries != 4 || f.TokenHits == 0 || f.TokenHitRate() <= 0 || f.Edits < 1 || f.EditP50 <= 0 ||
+		f.Reanalysed != 1 || f.Files < 10 || stat.RSSBytes <= 0 {
+		t.Errorf("status: gen %d, queries %d, figures %+v, rss %d", stat.Gen, stat.Queries, *f, stat.RSSBytes)
 	}
 }

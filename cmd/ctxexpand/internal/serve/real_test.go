@@ -20,15 +20,60 @@ import (
 // the real engine through an on-disk index of the test's own, as
 // `ctxexpand serve` loads it.
 
-// gosvcCopy copies testdata/gosvc to a fresh directory.
-func gosvcCopy(t testing.TB) string {
+// The tests over gosvc share one copy of it and one on-disk index, so that
+// only the first pays for a cold load (seconds under -race, most of it
+// type-checking the standard library packages gosvc imports). Each test
+// puts back what it edits.
+var shared struct {
+	once  sync.Once
+	dir   string // removed by TestMain
+	root  string
+	index *index.Store
+	err   error
+}
+
+// gosvcShared returns the shared copy of testdata/gosvc and its index.
+func gosvcShared(t testing.TB) (string, *index.Store) {
 	t.Helper()
-	src, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "testdata", "gosvc"))
+	shared.once.Do(func() {
+		shared.dir, shared.err = os.MkdirTemp("", "ctxexpand-serve-test-")
+		if shared.err != nil {
+			return
+		}
+		shared.root = filepath.Join(shared.dir, "gosvc")
+		if shared.err = copyTree(filepath.Join("..", "..", "..", "..", "testdata", "gosvc"), shared.root); shared.err != nil {
+			return
+		}
+		shared.index, shared.err = index.Open(index.Options{Dir: filepath.Join(shared.dir, "index")})
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.root, shared.index
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
+}
+
+// restoreAfter puts rel back as it is now when the test ends.
+func restoreAfter(t testing.TB, root, rel string) []byte {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dst := t.TempDir()
-	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	t.Cleanup(func() { os.WriteFile(p, data, 0o644) })
+	return data
+}
+
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -42,10 +87,6 @@ func gosvcCopy(t testing.TB) string {
 		}
 		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
 
 // realServer is a server answering from the real engine.
@@ -64,13 +105,9 @@ type realServer struct {
 
 // startReal serves root until the test ends; withMetrics also answers
 // scrapes on a loopback port.
-func startReal(t testing.TB, root, watch string, withMetrics bool) *realServer {
+func startReal(t testing.TB, root string, st *index.Store, watch string, withMetrics bool) *realServer {
 	t.Helper()
 	rs := &realServer{root: root, watch: watch}
-	st, err := index.Open(index.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ln, err := serve.Listen(t.TempDir(), root)
 	if err != nil {
 		t.Fatal(err)
