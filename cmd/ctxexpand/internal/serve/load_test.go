@@ -36,13 +36,13 @@ type loadAnswer struct {
 // of the repository is edited again and again; every answer must come
 // from one generation (it says which) and be, byte for byte, the answer
 // of a fresh load of the tree as that generation holds it, and no query
-// may fail. The short form (the default) is 4 clients × 10 queries over a
+// may fail. The short form (the default) is 4 clients × 6 queries over a
 // few edits; -load-full is 8 clients × 200 queries with an edit every
 // 100 ms all along, and checks that the resident memory after the run is
 // within 10% of what it was after the first 100 queries. Both print the
 // latency percentiles; neither asserts on time.
 func TestServeLoad(t *testing.T) {
-	clients, perClient, edits, editEvery := 4, 10, 3, 150*time.Millisecond
+	clients, perClient, edits, editEvery := 4, 6, 2, 150*time.Millisecond
 	if *loadFull {
 		clients, perClient, edits, editEvery = 8, 200, 1<<30, 100*time.Millisecond
 	}
