@@ -41,7 +41,7 @@ bench-speed:
 	./benchmarks/speed.sh $(SPEED_ARGS)
 
 # The resident server under load on a copy of testdata/gosvc: 8 clients x
-# 200 queries on its socket while a file is edited every 100 ms (every
+# 200 queries on its socket while a file is edited all along (every
 # answer checked against a fresh load, latency percentiles printed,
 # resident memory after the run within 10% of after 100 queries), then a
 # warm query with and without the token-count memo (BENCH_ROOT=DIR adds a
