@@ -16,7 +16,7 @@ import (
 // Entries are keyed by the counter (its Name, which carries the encoding
 // and the calibration factor) and the text (two independent 64-bit
 // hashes and the length: a false match needs all three to collide). The
-// memo holds at most about twice its size in entries, in two
+// memo holds at most 7/4 of its size in entries, in two
 // generations per shard: the young one takes new counts and, when full,
 // becomes the old one, replacing it; a count found in the old generation
 // moves to the young one. What queries keep asking for therefore stays,
@@ -34,8 +34,8 @@ type Memo struct {
 	hits, misses atomic.Uint64
 }
 
-// DefaultMemoSize is the number of counts a Memo keeps by default (about
-// 5 MiB at most, both generations full).
+// DefaultMemoSize is about the number of counts a Memo keeps by default
+// (about 6 MiB, both generations full).
 const DefaultMemoSize = 1 << 16
 
 // MinMemoText is the length below which Wrap's counters count a text
@@ -45,11 +45,14 @@ const MinMemoText = 64
 
 const memoShards = 32
 
+// memoKey is 24 bytes: the two hashes, then the length above the
+// wrapped counter's number (below 1<<memoCounterBits).
 type memoKey struct {
-	h1, h2  uint64
-	n       int
-	counter uint32 // the wrapped counter's number
+	h1, h2 uint64
+	nc     uint64
 }
+
+const memoCounterBits = 16
 
 type memoShard struct {
 	mu       sync.Mutex
@@ -78,7 +81,10 @@ func NewMemo(size int) *Memo {
 	if size <= 0 {
 		size = DefaultMemoSize
 	}
-	return &Memo{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), limit: max(size/memoShards, 1),
+	// A generation holds 7/8 of its share, which a map of a power of two
+	// slots holds without growing to the next.
+	per := max(size/memoShards, 1)
+	return &Memo{seed1: maphash.MakeSeed(), seed2: maphash.MakeSeed(), limit: max(per-per/8, 1),
 		counters: map[string]*memoCounter{}}
 }
 
@@ -100,6 +106,8 @@ func (m *Memo) Wrap(c Counter) Counter {
 		// Another counter of the same name: the same counts, the same
 		// entries.
 		w.id = old.id
+	} else if w.id >= 1<<memoCounterBits {
+		return c // more counters than any process makes: count without
 	}
 	m.counters[name] = w
 	return w
@@ -169,7 +177,7 @@ func (c *memoCounter) Count(s string) int {
 		return c.inner.Count(s)
 	}
 	m := c.memo
-	k := memoKey{h1: maphash.String(m.seed1, s), h2: maphash.String(m.seed2, s), n: len(s), counter: c.id}
+	k := memoKey{h1: maphash.String(m.seed1, s), h2: maphash.String(m.seed2, s), nc: uint64(len(s))<<memoCounterBits | uint64(c.id)}
 	if n, ok := m.get(k); ok {
 		m.hits.Add(1)
 		return n
