@@ -183,6 +183,9 @@ func (o *serveOptions) status(ctx context.Context, io *IO, root string, paths se
 		if n := f.TokenHits + f.TokenMisses; n > 0 {
 			fmt.Fprintf(w, "token counts: %.1f%% found in the memo (%d of %d; %d held)\n", 100*f.TokenHitRate(), f.TokenHits, n, f.TokenEntries)
 		}
+		if n := f.SkeletonHits + f.SkeletonMisses; n > 0 {
+			fmt.Fprintf(w, "go skeletons: %.1f%% found in the memo (%d of %d; %d held)\n", 100*f.SkeletonHitRate(), f.SkeletonHits, n, f.SkeletonEntries)
+		}
 		if f.Edits > 0 {
 			fmt.Fprintf(w, "edits: %d applied; to a fresh answer p50 %v, p95 %v, p99 %v (the last %d)\n", f.Edits,
 				roundLatency(f.EditP50), roundLatency(f.EditP95), roundLatency(f.EditP99), min(f.Edits, serve.LatencyWindow))

@@ -5,11 +5,13 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/tokenize"
 )
 
 // What an engine measures of itself, for serve --status and the server's
-// metrics: the token-count memo its queries share, how long an edit took
+// metrics: the token-count memo its queries share (and the process's memo
+// of Go skeletons), how long an edit took
 // to become an answer, and how much the last update analysed again.
 
 // Figures are an engine's measurements.
@@ -17,6 +19,10 @@ type Figures struct {
 	// Tokens are the figures of the token-count memo the queries share
 	// across generations (zero when the engine has none).
 	Tokens tokenize.MemoStats
+	// Skeletons are the figures of the process's memo of Go skeletons
+	// (bundle.SkeletonMemoStats): the rendered slice that costs the most
+	// to make, shared by every query of the process.
+	Skeletons bundle.SkeletonStats
 	// Edits is how many updates applied changes noticed in the tree (the
 	// first load is not one); EditP50, P95 and P99 are percentiles, over
 	// the last WindowSize of them, of the time from the first change of
@@ -42,7 +48,7 @@ type figures struct {
 }
 
 func (f *figures) report() Figures {
-	out := Figures{Tokens: f.memo.Stats(), Reanalysed: int(f.reanalysed.Load()), Files: int(f.files.Load())}
+	out := Figures{Tokens: f.memo.Stats(), Skeletons: bundle.SkeletonMemoStats(), Reanalysed: int(f.reanalysed.Load()), Files: int(f.files.Load())}
 	out.Edits, out.EditP50, out.EditP95, out.EditP99 = f.edits.Percentiles()
 	out.EditTotal = f.edits.Sum()
 	return out

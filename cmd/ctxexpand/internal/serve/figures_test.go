@@ -81,6 +81,10 @@ func TestMetricsMove(t *testing.T) {
 		t.Errorf("a repeated query found no token count in the memo: hits %v, then %v",
 			before["ctxexpand_token_memo_hits_total"], after["ctxexpand_token_memo_hits_total"])
 	}
+	if after["ctxexpand_skeleton_memo_hits_total"] <= before["ctxexpand_skeleton_memo_hits_total"] {
+		t.Errorf("a repeated query found no Go skeleton in the memo: hits %v, then %v",
+			before["ctxexpand_skeleton_memo_hits_total"], after["ctxexpand_skeleton_memo_hits_total"])
+	}
 	if after["ctxexpand_token_memo_misses_total"] == 0 || after["ctxexpand_token_memo_entries"] == 0 {
 		t.Errorf("the memo counted nothing: misses %v, entries %v", after["ctxexpand_token_memo_misses_total"], after["ctxexpand_token_memo_entries"])
 	}
@@ -121,7 +125,7 @@ func TestMetricsMove(t *testing.T) {
 	if f == nil {
 		t.Fatal("the status has no figures")
 	}
-	if stat.Gen != edit.Gen || stat.Queries != 4 || f.TokenHits == 0 || f.TokenHitRate() <= 0 || f.Edits < 1 || f.EditP50 <= 0 ||
+	if stat.Gen != edit.Gen || stat.Queries != 4 || f.TokenHits == 0 || f.TokenHitRate() <= 0 || f.SkeletonHits == 0 || f.SkeletonHitRate() <= 0 || f.Edits < 1 || f.EditP50 <= 0 ||
 		f.Reanalysed != 1 || f.Files < 10 || stat.RSSBytes <= 0 {
 		t.Errorf("status: gen %d, queries %d, figures %+v, rss %d", stat.Gen, stat.Queries, *f, stat.RSSBytes)
 	}
