@@ -34,8 +34,9 @@ type Figures struct {
 	EditTotal                 time.Duration // of all of them
 	// Reanalysed is how many files the last update analysed again: the
 	// files whose content differs from the previous generation's (new
-	// files among them), every file on a first or full load; Files is how
-	// many the generation holds.
+	// files among them); every file on the first load and on one after
+	// the configuration or ignore rules changed. Files is how many the
+	// generation holds.
 	Reanalysed, Files int
 }
 
