@@ -4,7 +4,7 @@ BIN       := bin/ctxexpand
 FUZZTIME  ?= 6s
 PKGS      := ./...
 
-.PHONY: all build demo test vet unit fuzz bench bench-speed bench-quality clean
+.PHONY: all build demo test vet unit fuzz bench bench-speed bench-serve bench-quality clean
 
 all: build
 
@@ -39,6 +39,16 @@ bench: build
 # of make test. Pass arguments with SPEED_ARGS="-only hugo,tokio".
 bench-speed:
 	./benchmarks/speed.sh $(SPEED_ARGS)
+
+# The resident server under load on a copy of testdata/gosvc: 8 clients x
+# 200 queries on its socket while a file is edited all along (every
+# answer checked against a fresh load, latency percentiles printed,
+# resident memory after the run within 10% of after 100 queries), then a
+# warm query with and without the token-count memo (BENCH_ROOT=DIR adds a
+# repository of yours to the latter).
+bench-serve:
+	$(GO) test -count=1 -run '^TestServeLoad$$' ./cmd/ctxexpand/internal/serve -load-full
+	CTXEXPAND_BENCH_ROOT=$(BENCH_ROOT) $(GO) test -run '^$$' -bench '^BenchmarkWarmQuery$$' -benchtime 100x -count 3 ./engine
 
 clean:
 	rm -rf bin

@@ -3,6 +3,7 @@ package bundle
 import (
 	"hash/maphash"
 	"sync"
+	"sync/atomic"
 )
 
 // Skeletons are a pure function of a file's text, and a process that
@@ -34,16 +35,22 @@ func skeletonKey(src string) skeletonMemoKey {
 // skeletonMemo is a bounded map; when full it forgets everything (queries
 // refill what they use).
 type skeletonMemo struct {
-	mu sync.Mutex
-	m  map[skeletonMemoKey]skeletonEntry
+	mu           sync.Mutex
+	m            map[skeletonMemoKey]skeletonEntry
+	hits, misses atomic.Uint64
 }
 
 var skeletons skeletonMemo
 
 func (c *skeletonMemo) get(k skeletonMemoKey) (skeletonEntry, bool) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	e, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		c.hits.Add(1)
+	} else {
+		c.misses.Add(1)
+	}
 	return e, ok
 }
 
@@ -54,4 +61,21 @@ func (c *skeletonMemo) put(k skeletonMemoKey, e skeletonEntry) {
 		c.m = make(map[skeletonMemoKey]skeletonEntry)
 	}
 	c.m[k] = e
+}
+
+// SkeletonStats are the figures of the process's memo of Go skeletons
+// (the skeleton rung of a file, rendered from its syntax tree): lookups
+// that found the skeleton, lookups that built it, and skeletons held.
+type SkeletonStats struct {
+	Hits, Misses uint64
+	Entries      int
+}
+
+// SkeletonMemoStats returns the figures of the memo of Go skeletons,
+// which the bundles of every query of the process share.
+func SkeletonMemoStats() SkeletonStats {
+	skeletons.mu.Lock()
+	n := len(skeletons.m)
+	skeletons.mu.Unlock()
+	return SkeletonStats{Hits: skeletons.hits.Load(), Misses: skeletons.misses.Load(), Entries: n}
 }

@@ -39,6 +39,7 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 		return bundle.Request{}, err
 	}
 	counter = s.tokens.counter(counter) // tokens.go
+	counter = s.loadOpts.TokenMemo.Wrap(counter)
 	trunc, err := bundle.ParseTruncation(req.Truncation)
 	if err != nil {
 		return bundle.Request{}, err

@@ -11,6 +11,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze/golang"
 	"github.com/ctxexpand/ctxexpand/analyze/rust"
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/tokenize"
 )
 
 // LoadOptions configures Load.
@@ -70,6 +71,12 @@ type LoadOptions struct {
 	// are checked against its facts, and token counts stay in the
 	// process instead of the index.
 	Resident bool
+	// TokenMemo, when set, remembers the token counts of whole texts
+	// (sections of bundles, documents) across the queries of every
+	// session opened with it: the resident server holds one for its
+	// life, so that a query repeated or refined counts only what it has
+	// not shown before. Counts, and so output, are the same with it.
+	TokenMemo *tokenize.Memo
 
 	packs    *packs         // set by loadIndexed for the loaders
 	state    *indexedState  // filled by loadIndexed for Open

@@ -179,6 +179,21 @@ func (o *serveOptions) status(ctx context.Context, io *IO, root string, paths se
 		fmt.Fprintf(w, "queries: %d answered; p50 %v, p95 %v, p99 %v (the last %d)\n", st.Queries,
 			roundLatency(st.QueryP50), roundLatency(st.QueryP95), roundLatency(st.QueryP99), min(st.Queries, serve.LatencyWindow))
 	}
+	if f := st.Figures; f != nil {
+		if n := f.TokenHits + f.TokenMisses; n > 0 {
+			fmt.Fprintf(w, "token counts: %.1f%% found in the memo (%d of %d; %d held)\n", 100*f.TokenHitRate(), f.TokenHits, n, f.TokenEntries)
+		}
+		if n := f.SkeletonHits + f.SkeletonMisses; n > 0 {
+			fmt.Fprintf(w, "go skeletons: %.1f%% found in the memo (%d of %d; %d held)\n", 100*f.SkeletonHitRate(), f.SkeletonHits, n, f.SkeletonEntries)
+		}
+		if f.Edits > 0 {
+			fmt.Fprintf(w, "edits: %d applied; to a fresh answer p50 %v, p95 %v, p99 %v (the last %d)\n", f.Edits,
+				roundLatency(f.EditP50), roundLatency(f.EditP95), roundLatency(f.EditP99), min(f.Edits, serve.LatencyWindow))
+		}
+		if f.Files > 0 {
+			fmt.Fprintf(w, "last update: %d of %d files analysed again\n", f.Reanalysed, f.Files)
+		}
+	}
 	if st.Error != "" {
 		fmt.Fprintf(w, "last error: %s\n", st.Error)
 	}

@@ -165,9 +165,17 @@ func TestServerAnswersLikeLocal(t *testing.T) {
 	if st.Code != 0 || !strings.Contains(st.Stdout, "queries: 8 answered; p50 ") || !strings.Contains(st.Stdout, "(the last 8)") {
 		t.Errorf("serve --status: want the four queries and their latency\n%s", st)
 	}
+	// And what the engine measured: the token counts the repeated query
+	// found, the edit and the one file it changed.
+	for _, want := range []string{"token counts: ", "% found in the memo", "go skeletons: ", "edits: 1 applied; to a fresh answer p50 ", "last update: 1 of 17 files analysed again"} {
+		if !strings.Contains(st.Stdout, want) {
+			t.Errorf("serve --status lacks %q\n%s", want, st)
+		}
+	}
 	// The same figures for a scraper, on the loopback address given.
 	scrape := scrapeMetrics(t, metrics)
-	for _, want := range []string{"ctxexpand_queries_total 8", "ctxexpand_query_duration_seconds_count 8", "ctxexpand_generation 2", "ctxexpand_resident_memory_bytes "} {
+	for _, want := range []string{"ctxexpand_queries_total 8", "ctxexpand_query_duration_seconds_count 8", "ctxexpand_generation 2", "ctxexpand_resident_memory_bytes ",
+		"ctxexpand_token_memo_hits_total ", "ctxexpand_skeleton_memo_hits_total ", "ctxexpand_edit_to_fresh_seconds_count 1", "ctxexpand_reanalysed_files 1"} {
 		if !strings.Contains(scrape, want) {
 			t.Errorf("/metrics lacks %q:\n%s", want, scrape)
 		}

@@ -49,4 +49,15 @@
 // command line and the next server start warm. A server killed before
 // that leaves the index as the last store (or the last command) left it:
 // usable, and only as stale as any cache.
+//
+// # What the engine measures
+//
+// The engine holds a tokenize.Memo that every session it opens counts
+// through (engine.LoadOptions.TokenMemo): the token counts of the texts
+// a query renders stay from query to query and across generations, so a
+// warm query (one asked before, or one showing the same files) counts
+// little. [Repo.Status] carries [Figures]: the memo's hits and misses,
+// the time from a change being noticed to its generation being ready
+// (percentiles over the last [WindowSize] edits, kept in a [Window]), and
+// how many files the last update analysed again.
 package resident

@@ -3,6 +3,7 @@ package resident
 import (
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/ctxexpand/ctxexpand/engine"
 )
@@ -43,10 +44,13 @@ func (b *batch) changes() engine.Changes {
 // until the updater takes them. seq counts recordings, so that a query
 // can wait for exactly the changes recorded before it.
 type pending struct {
-	mu   sync.Mutex
-	b    batch
-	seq  uint64
-	wake chan struct{} // signalled (without blocking) on every recording
+	mu  sync.Mutex
+	b   batch
+	seq uint64
+	// since is when the first change of b was recorded (noticed), for
+	// the edit-to-fresh-answer latency.
+	since time.Time
+	wake  chan struct{} // signalled (without blocking) on every recording
 }
 
 func newPending() *pending { return &pending{wake: make(chan struct{}, 1)} }
@@ -56,6 +60,9 @@ func (p *pending) add(o batch) {
 		return
 	}
 	p.mu.Lock()
+	if p.b.empty() {
+		p.since = time.Now()
+	}
 	p.b.add(o)
 	p.seq++
 	p.mu.Unlock()
@@ -74,11 +81,12 @@ func (p *pending) now() uint64 {
 	return p.seq
 }
 
-// take removes the recorded changes and says how many recordings they hold.
-func (p *pending) take() (batch, uint64) {
+// take removes the recorded changes and says how many recordings they
+// hold and when the first of them was recorded.
+func (p *pending) take() (batch, uint64, time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	b := p.b
-	p.b = batch{}
-	return b, p.seq
+	b, since := p.b, p.since
+	p.b, p.since = batch{}, time.Time{}
+	return b, p.seq, since
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/tokenize"
 )
 
 // Options configures a Repo. Root and Configure are required; the
@@ -42,6 +43,11 @@ type Options struct {
 	// engine.Reopen (tests replace them).
 	Open   func(ctx context.Context, root string, opt engine.LoadOptions) (*engine.Session, error)
 	Reopen func(ctx context.Context, prev *engine.Session, opt engine.LoadOptions, ch engine.Changes) (*engine.Session, error)
+
+	// TokenMemoSize is how many token counts of whole texts the engine
+	// keeps across queries and generations (figures.go); 0 means
+	// tokenize.DefaultMemoSize, negative none.
+	TokenMemoSize int
 }
 
 // Defaults of Options.
@@ -113,6 +119,8 @@ type Repo struct {
 	changed    chan struct{} // closed and replaced whenever the above change
 	lastAccess time.Time
 
+	figures // what status reports show (figures.go)
+
 	kick    chan struct{}
 	done    chan struct{}
 	wg      sync.WaitGroup
@@ -152,6 +160,9 @@ func Start(ctx context.Context, opts Options) (*Repo, error) {
 		changed: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}), lastAccess: time.Now(),
 		persist: make(chan struct{}, 1)}
 	e.ctx, e.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	if opts.TokenMemoSize >= 0 {
+		e.memo = tokenize.NewMemo(opts.TokenMemoSize)
+	}
 	if e.opts.CookieDir == "" {
 		dir, err := os.MkdirTemp("", "ctxexpand-cookies-")
 		if err != nil {
@@ -188,6 +199,7 @@ func (r *Repo) configure() (engine.LoadOptions, error) {
 		return load, err
 	}
 	load.Resident = true
+	load.TokenMemo = r.memo
 	return load, nil
 }
 
@@ -368,7 +380,7 @@ func (r *Repo) background() {
 // update applies what is pending. A panic in the loaders fails the
 // update (and is logged with its stack) instead of ending the process.
 func (r *Repo) update() {
-	b, seq := r.pend.take()
+	b, seq, noticed := r.pend.take()
 	defer func() {
 		if p := recover(); p != nil {
 			r.opts.Logf("panic while loading %s: %v\n%s", r.opts.Root, p, debug.Stack())
@@ -419,6 +431,7 @@ func (r *Repo) update() {
 		what = fmt.Sprintf("applied %s", describe(ch))
 	}
 	r.opts.Logf("generation %d: %s in %v (%s)", gen, what, snap.Took.Round(time.Millisecond), s.Facts.Summary())
+	r.recordUpdate(cur, snap, b.rules, noticed) // before a query can see it
 	r.publish(snap, seq)
 	select {
 	case r.persist <- struct{}{}:
@@ -595,6 +608,7 @@ type Status struct {
 	Started    time.Time
 	LastAccess time.Time
 	Err        string // the last failed update's error, if it still stands
+	Figures
 }
 
 // Status reports the Repo's state.
@@ -611,6 +625,7 @@ func (r *Repo) Status() Status {
 	if r.err != nil {
 		st.Err = r.err.Error()
 	}
+	st.Figures = r.figures.report()
 	return st
 }
 

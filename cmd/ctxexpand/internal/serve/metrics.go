@@ -13,7 +13,11 @@ import (
 )
 
 // Metrics in the Prometheus text format (serve --metrics ADDR): the
-// figures serve --status shows, for a scraper.
+// figures serve --status shows, for a scraper: queries and their
+// latency, the generation, resident memory, the last load's duration,
+// and the engine's figures (figures.go): the token-count memo's hits and
+// misses, edit-to-fresh-answer latency, the files the last update
+// analysed again.
 
 // metrics are a server's collectors, on a registry of their own.
 type metrics struct {
@@ -31,13 +35,14 @@ func newMetrics(s *server) *metrics {
 	m.reg.MustRegister(
 		m.latency,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ctxexpand_queries_total", Help: "Queries answered."},
-			func() float64 { return float64(s.lat.count()) }),
+			func() float64 { return float64(s.lat.Count()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctxexpand_generation", Help: "Generation of the index the server answers from."},
 			func() float64 { return float64(s.eng.Status().Gen) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctxexpand_resident_memory_bytes", Help: "Resident set size of the server."},
 			func() float64 { return float64(rss()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctxexpand_last_load_seconds", Help: "Duration of the last load of the index."},
 			func() float64 { return s.eng.Status().LoadTook.Seconds() }),
+		newFigureCollector(s.eng), // figures.go
 	)
 	return m
 }

@@ -117,6 +117,8 @@ type Status struct {
 	QueryP50 time.Duration `json:"query_p50,omitempty"`
 	QueryP95 time.Duration `json:"query_p95,omitempty"`
 	QueryP99 time.Duration `json:"query_p99,omitempty"`
+	// Figures are the engine's measurements (figures.go).
+	Figures *Figures `json:"figures,omitempty"`
 }
 
 // Errors of reading frames.

@@ -251,7 +251,7 @@ func (s *server) answer(c net.Conn) *Response {
 	resp := s.query(c, req)
 	if resp.Code == "" {
 		took := time.Since(start)
-		s.lat.add(took)
+		s.lat.Add(took)
 		if s.met != nil {
 			s.met.latency.Observe(took.Seconds())
 		}
@@ -304,6 +304,7 @@ func (s *server) status() *Status {
 	st := s.eng.Status()
 	out := &Status{Root: st.Root, PID: os.Getpid(), Program: s.opts.Program, Mode: st.Mode, Gen: st.Gen, Summary: st.Summary,
 		LoadTook: st.LoadTook, Started: st.Started, Idle: s.eng.Idle(), IdleTimeout: s.opts.IdleTimeout, RSSBytes: rss(), Error: st.Err}
-	out.Queries, out.QueryP50, out.QueryP95, out.QueryP99 = s.lat.summary()
+	out.Queries, out.QueryP50, out.QueryP95, out.QueryP99 = s.lat.Percentiles()
+	out.Figures = figuresOf(st.Figures)
 	return out
 }

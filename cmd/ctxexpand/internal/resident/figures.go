@@ -1,0 +1,96 @@
+package resident
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/bundle"
+	"github.com/ctxexpand/ctxexpand/tokenize"
+)
+
+// What an engine measures of itself, for serve --status and the server's
+// metrics: the token-count memo its queries share (and the process's memo
+// of Go skeletons), how long an edit took
+// to become an answer, and how much the last update analysed again.
+
+// Figures are an engine's measurements.
+type Figures struct {
+	// Tokens are the figures of the token-count memo the queries share
+	// across generations (zero when the engine has none).
+	Tokens tokenize.MemoStats
+	// Skeletons are the figures of the process's memo of Go skeletons
+	// (bundle.SkeletonMemoStats): the rendered slice that costs the most
+	// to make, shared by every query of the process.
+	Skeletons bundle.SkeletonStats
+	// Edits is how many updates applied changes noticed in the tree (the
+	// first load is not one); EditP50, P95 and P99 are percentiles, over
+	// the last WindowSize of them, of the time from the first change of
+	// an update being noticed (a watcher's event, or a query that found
+	// it) to the generation holding it being ready: the time to a fresh
+	// answer, the settling delay included.
+	Edits                     int64
+	EditP50, EditP95, EditP99 time.Duration
+	EditTotal                 time.Duration // of all of them
+	// Reanalysed is how many files the last update analysed again: the
+	// files whose content differs from the previous generation's (new
+	// files among them); every file on the first load and on one after
+	// the configuration or ignore rules changed. Files is how many the
+	// generation holds.
+	Reanalysed, Files int
+}
+
+// figures are what an engine keeps for its Figures.
+type figures struct {
+	memo       *tokenize.Memo // nil when Options.TokenMemoSize < 0
+	edits      Window
+	reanalysed atomic.Int64
+	files      atomic.Int64
+}
+
+func (f *figures) report() Figures {
+	out := Figures{Tokens: f.memo.Stats(), Skeletons: bundle.SkeletonMemoStats(), Reanalysed: int(f.reanalysed.Load()), Files: int(f.files.Load())}
+	out.Edits, out.EditP50, out.EditP95, out.EditP99 = f.edits.Percentiles()
+	out.EditTotal = f.edits.Sum()
+	return out
+}
+
+// recordUpdate measures an update from prev (nil for the first load) to
+// next, whose first change was noticed at noticed; full says it loaded
+// everything again (the configuration changed).
+func (r *Repo) recordUpdate(prev, next *Snapshot, full bool, noticed time.Time) {
+	n := next.Session.Facts
+	r.files.Store(int64(len(n.Files)))
+	if prev == nil {
+		r.reanalysed.Store(int64(len(n.Files)))
+		return
+	}
+	if full {
+		r.reanalysed.Store(int64(len(n.Files)))
+	} else {
+		r.reanalysed.Store(int64(changedFiles(prev.Session.Facts, n)))
+	}
+	if !noticed.IsZero() {
+		r.edits.Add(next.At.Sub(noticed))
+	}
+}
+
+// changedFiles counts the files of next whose content hash is not the
+// one prev holds for the same path (or that prev lacks); a file without a
+// hash counts as changed.
+func changedFiles(prev, next *analyze.Facts) int {
+	if prev == nil || next == nil {
+		return 0
+	}
+	old := make(map[string]string, len(prev.Files))
+	for _, f := range prev.Files {
+		old[f.Path] = f.Hash
+	}
+	n := 0
+	for _, f := range next.Files {
+		if h, ok := old[f.Path]; !ok || h == "" || h != f.Hash {
+			n++
+		}
+	}
+	return n
+}
