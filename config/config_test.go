@@ -49,6 +49,7 @@ vendored = 0
 example = 0.25
 history = 0.1
 commits = 0.3
+cochange = 0.5
 `
 
 func TestParseFull(t *testing.T) {
@@ -67,7 +68,7 @@ func TestParseFull(t *testing.T) {
 		Generated:     []string{"*_mock.go", "internal/gen/"},
 		SkipGenerated: true, SkipVendored: true,
 		Weights: rank.Weights{Seed: 1.5, Explicit: 2, Graph: 0.6, Lexical: 0.4, SymLexical: 0.3, Path: 0.2,
-			Test: 0.5, Generated: 0.1, Vendored: 0, Example: 0.25, History: 0.1, Commits: 0.3},
+			Test: 0.5, Generated: 0.1, Vendored: 0, Example: 0.25, History: 0.1, Commits: 0.3, CoChange: 0.5},
 		File: "x.toml",
 	}
 	if diff := cmp.Diff(want, s, cmpopts.IgnoreUnexported(Settings{})); diff != "" {
