@@ -199,7 +199,7 @@ func (ix *Index) ScorePlain(text string) []float64 {
 		}
 		idf := bm25.IDF(ix.nPlainDocs, len(ps))
 		for _, p := range ps {
-			out[p.doc] += float64(counts[j]) * idf * bm25.TermScore(float64(p.tf), float64(ix.plainLen[p.doc]), avg)
+			out[p.doc] += bm25.Score(counts[j], idf, float64(p.tf), float64(ix.plainLen[p.doc]), avg)
 		}
 	}
 	return out
@@ -236,7 +236,7 @@ func (ix *Index) Score(terms []query.Term) *Lexical {
 			continue
 		}
 		if ps := ix.symPost[id]; len(ps) > 0 {
-			idf := bm25IDF(ix.nSymDocs, len(ps))
+			idf := bm25.IDF(ix.nSymDocs, len(ps))
 			for _, p := range ps {
 				tf := float64(p.tf)
 				norm := bm25K1 * (1 - bm25B + bm25B*float64(ix.symLen[p.doc])/math.Max(ix.avgSymLen, 1))
@@ -244,7 +244,7 @@ func (ix *Index) Score(terms []query.Term) *Lexical {
 			}
 		}
 		if ps := ix.filePost[id]; len(ps) > 0 {
-			idf := bm25IDF(ix.nFileDocs, len(ps))
+			idf := bm25.IDF(ix.nFileDocs, len(ps))
 			for _, p := range ps {
 				tf := float64(p.tf)
 				norm := bm25K1 * (1 - bm25FileB + bm25FileB*float64(ix.fileLen[p.doc])/math.Max(ix.avgFileLen, 1))
@@ -266,10 +266,6 @@ func (ix *Index) Score(terms []query.Term) *Lexical {
 // one file's directory or base name says more than one in every path.
 func pathIDF(n, df int) float64 {
 	return math.Log(1 + float64(n)/float64(max(df, 1)))
-}
-
-func bm25IDF(n, df int) float64 {
-	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 // DocFreq is the number of files whose text holds term t (after
