@@ -38,8 +38,10 @@
 // features are this package's: [FeatureNames] and each [Candidate]'s
 // vector are computed here (features.go) from the seeds, the walk and the
 // lexical scores, since only the expansion sees them; rank/learn binds a
-// model to them by name and scores them, and rank owns the hand weights
-// and the lexical evidence, with the BM25 formula in package bm25.
+// model to them by name and scores them ([ShippedModel] binds the model
+// this build ships, [RankingModel] picks the model a request's ranker asks
+// for: model.go), and rank owns the hand weights and the lexical evidence,
+// with the BM25 formula in package bm25.
 // [RankerAuto], the
 // default, picks by the query's kind ([RankerFor]): the model for fixes
 // and reports, the hand weights for questions, lookups and diff review.

@@ -35,7 +35,8 @@
 //   - the learned model (its file format, checks, scoring and
 //     per-feature contributions) lives in rank/learn;
 //   - the model's features and the learned ordering live in package
-//     expand (features.go, learned.go), because they read what only the
+//     expand (features.go, learned.go, and model.go, which binds the
+//     shipped model to the features), because they read what only the
 //     expansion has — the seeds by origin, the graph walk's visits and
 //     last steps, the query plan — and expand imports rank, never the
 //     other way round.
