@@ -16,7 +16,9 @@ func TestTerms(t *testing.T) {
 		{"find_by_email(x)", []string{"find_by_email", "find", "email", "x"}},
 		{"HTTPServer2 ok", []string{"httpserver2", "http", "server2", "ok"}},
 		{"the cart: fix rounding in Total", []string{"cart", "rounding", "total"}},
+		{"Fix `Sleep::downcast_mut_pin`", []string{"sleep", "downcast_mut_pin", "downcast", "mut", "pin"}},
 		{"v1.2 404 9lives", []string{"v1"}},
+		{"cmd/commandfuncs.go", []string{"cmd", "commandfuncs", "go"}},
 		{"crates/nu-command/src/ls.rs", []string{"crates", "nu", "command", "src", "ls", "rs"}},
 		{"", nil},
 	}
