@@ -238,17 +238,13 @@ func (ix *Index) Score(terms []query.Term) *Lexical {
 		if ps := ix.symPost[id]; len(ps) > 0 {
 			idf := bm25.IDF(ix.nSymDocs, len(ps))
 			for _, p := range ps {
-				tf := float64(p.tf)
-				norm := bm25K1 * (1 - bm25B + bm25B*float64(ix.symLen[p.doc])/math.Max(ix.avgSymLen, 1))
-				lx.Sym[p.doc] += t.Weight * idf * tf * (bm25K1 + 1) / (tf + norm)
+				lx.Sym[p.doc] += bm25fTerm(t.Weight, idf, float64(p.tf), float64(ix.symLen[p.doc]), ix.avgSymLen, bm25B)
 			}
 		}
 		if ps := ix.filePost[id]; len(ps) > 0 {
 			idf := bm25.IDF(ix.nFileDocs, len(ps))
 			for _, p := range ps {
-				tf := float64(p.tf)
-				norm := bm25K1 * (1 - bm25FileB + bm25FileB*float64(ix.fileLen[p.doc])/math.Max(ix.avgFileLen, 1))
-				lx.File[p.doc] += t.Weight * idf * tf * (bm25K1 + 1) / (tf + norm)
+				lx.File[p.doc] += bm25fTerm(t.Weight, idf, float64(p.tf), float64(ix.fileLen[p.doc]), ix.avgFileLen, bm25FileB)
 				lx.Matched[p.doc] = append(lx.Matched[p.doc], t.Text)
 			}
 		}
@@ -260,6 +256,17 @@ func (ix *Index) Score(terms []query.Term) *Lexical {
 		}
 	}
 	return lx
+}
+
+// bm25fTerm is one query term's contribution, at weight w, to a field of
+// the index (a symbol document or a whole file) of length dl (average
+// avgLen, at least 1) holding it tf times: w·idf·tf·(k1+1) / (tf + norm),
+// with rank's own k1 and the field's b. It differs from the baseline's
+// bm25.Params.Score only in the field's b and the query weight; the
+// arithmetic is kept in this order so that scores stay the same to the bit.
+func bm25fTerm(w, idf, tf, dl, avgLen, b float64) float64 {
+	norm := bm25K1 * (1 - b + b*dl/math.Max(avgLen, 1))
+	return w * idf * tf * (bm25K1 + 1) / (tf + norm)
 }
 
 // pathIDF weighs a term by how few paths hold it: a query word that names
