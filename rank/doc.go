@@ -41,9 +41,10 @@
 //     last steps, the query plan — and expand imports rank, never the
 //     other way round.
 //
-// Package eval owns no scoring of its own beyond packing whole files into
-// budgets: its baseline calls bm25, and ctxexpand under evaluation is the
-// whole pipeline (package engine's Ranker).
+// Package eval owns no copy of any of this: its BM25 baselines (files and
+// functions) call bm25, its review baseline only orders test files by
+// name, and ctxexpand under evaluation is the whole pipeline (package
+// engine's Ranker).
 //
 // # Reuse across runs
 //
