@@ -1,13 +1,18 @@
 // Package bm25 owns the plain lexical model of the benchmark's published
 // baseline: how text becomes terms (identifiers lower-cased, plus their
-// camelCase and snake_case parts, minus a short stop-word list) and Okapi
-// BM25's term weight. The benchmark's BM25 ranker (package eval) and the
-// plain whole-file index of package rank both use it, so the baseline that
-// ctxexpand is measured against is also a candidate source and a feature of
-// its ranking, term for term.
+// camelCase and snake_case parts, minus a short stop-word list), the
+// baseline's parameters, and Okapi BM25's scoring ([IDF], [Params.TermScore],
+// [Params.Score]). It is the one copy of that formula: the benchmark's BM25
+// ranker and its function-level baseline (package eval) and the plain
+// whole-file score of package rank (Index.ScorePlain) all call it, so
+// the baseline that ctxexpand is measured against is also a candidate source
+// and a feature of its ranking, term for term. Package eval keeps only what a
+// benchmark ranker adds: listing and reading the checkout's files, ordering,
+// reasons, and packing whole files into budgets.
 //
 // Nothing here stems, weighs fields or knows about symbols: that is package
-// rank's own lexical index.
+// rank's own lexical index (BM25F over symbol names and file bodies, which
+// takes its IDF from here but weighs its fields itself).
 package bm25
 
 import (
@@ -96,9 +101,32 @@ func IDF(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
+// Params are Okapi BM25's two parameters: k1, how soon a term's
+// frequency saturates, and b, how much a document's length normalises it.
+type Params struct{ K1, B float64 }
+
+// Baseline is the benchmark's published parameters, [K1] and [B].
+var Baseline = Params{K1: K1, B: B}
+
 // TermScore is one occurrence of a query term's contribution to a
 // document of length dl (average avgLen) holding it tf times, before the
 // IDF: tf·(k1+1) / (tf + k1·(1−b+b·dl/avgLen)).
-func TermScore(tf, dl, avgLen float64) float64 {
-	return tf * (K1 + 1) / (tf + K1*(1-B+B*dl/avgLen))
+func (p Params) TermScore(tf, dl, avgLen float64) float64 {
+	return tf * (p.K1 + 1) / (tf + p.K1*(1-p.B+p.B*dl/avgLen))
+}
+
+// Score is a query term's whole contribution to a document: count, the
+// term's occurrences in the query, times its idf (see [IDF]) times
+// [Params.TermScore]. A document's BM25 is the sum of Score over the
+// query's distinct terms ([QueryTerms]).
+func (p Params) Score(count int, idf, tf, dl, avgLen float64) float64 {
+	return float64(count) * idf * p.TermScore(tf, dl, avgLen)
+}
+
+// TermScore is [Params.TermScore] with the [Baseline] parameters.
+func TermScore(tf, dl, avgLen float64) float64 { return Baseline.TermScore(tf, dl, avgLen) }
+
+// Score is [Params.Score] with the [Baseline] parameters.
+func Score(count int, idf, tf, dl, avgLen float64) float64 {
+	return Baseline.Score(count, idf, tf, dl, avgLen)
 }

@@ -78,7 +78,7 @@
 // default, picks by the query's kind (expand.RankerFor): the learned
 // model for fixes and issue reports, the hand weights for questions,
 // lookups and diff review. expand.RankerLearned always uses the model
-// this build ships ([ShippedModel]); expand.RankerHand always uses the
+// this build ships (expand.ShippedModel); expand.RankerHand always uses the
 // hand-weighted sum, with Request.Weights (the zero value means
 // rank.DefaultWeights). Output.Result says which ranker ranked and why.
 //

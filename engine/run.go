@@ -211,7 +211,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	if req.Kind != "" {
 		plan.Kind, _ = query.ParseKind(string(req.Kind)) // Validate checked it
 	}
-	model, ranker, rankerWhy, err := rankingModel(req.Ranker, plan.Kind) // model.go
+	model, ranker, rankerWhy, err := expand.RankingModel(req.Ranker, plan.Kind)
 	if err != nil {
 		return nil, err
 	}

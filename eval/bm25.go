@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"fmt"
-	"math"
 	"sort"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -14,8 +13,11 @@ import (
 // files. A document is a file's text plus the terms of its path counted
 // PathWeight times; terms come from [IndexTerms]. A file's score sums, over
 // the query's terms with repeats, idf·tf·(k1+1) / (tf + k1·(1−b+b·len/avglen))
-// with idf = ln(1 + (N−df+0.5)/(df+0.5)). For inc@B it packs whole files in
-// score order, first fit, at [BytesPerToken] bytes a token.
+// with idf = ln(1 + (N−df+0.5)/(df+0.5)); package bm25 owns the terms and
+// that formula ([bm25.IDF], [bm25.Params.Score]), and this ranker only reads
+// the checkout's files into documents, orders them and says why. For inc@B
+// it packs whole files in score order, first fit, at [BytesPerToken] bytes a
+// token.
 //
 // The zero value is not the baseline; use [NewBM25].
 type BM25 struct {
@@ -105,8 +107,9 @@ func (m *BM25) score(terms []string, counts []int, docs []bm25Doc, budgets []int
 	avgLen := total / n
 	idf := make([]float64, len(terms))
 	for j := range terms {
-		idf[j] = math.Log(1 + (n-float64(df[j])+0.5)/(float64(df[j])+0.5))
+		idf[j] = bm25.IDF(len(docs), df[j])
 	}
+	params := bm25.Params{K1: m.K1, B: m.B}
 	type scored struct {
 		doc   *bm25Doc
 		score float64
@@ -115,7 +118,6 @@ func (m *BM25) score(terms []string, counts []int, docs []bm25Doc, budgets []int
 	var ranked []scored
 	for i := range docs {
 		d := &docs[i]
-		norm := m.K1 * (1 - m.B + m.B*float64(d.len)/avgLen)
 		var sum float64
 		var parts []float64
 		for j, tf := range d.tf {
@@ -125,8 +127,7 @@ func (m *BM25) score(terms []string, counts []int, docs []bm25Doc, budgets []int
 			if parts == nil {
 				parts = make([]float64, len(terms))
 			}
-			f := float64(tf)
-			parts[j] = float64(counts[j]) * idf[j] * f * (m.K1 + 1) / (f + norm)
+			parts[j] = params.Score(counts[j], idf[j], float64(tf), float64(d.len), avgLen)
 			sum += parts[j]
 		}
 		if sum > 0 {

@@ -11,42 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestIndexTerms(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"FindByEmail", []string{"findbyemail", "find", "email"}},
-		{"find_by_email(x)", []string{"find_by_email", "find", "email", "x"}},
-		{"HTTPServer2 ok", []string{"httpserver2", "http", "server2", "ok"}},
-		{"the cart: fix rounding in Total", []string{"cart", "rounding", "total"}},
-		{"Fix `Sleep::downcast_mut_pin`", []string{"sleep", "downcast_mut_pin", "downcast", "mut", "pin"}},
-		{"v1.2 404 9lives", []string{"v1"}},
-		{"cmd/commandfuncs.go", []string{"cmd", "commandfuncs", "go"}},
-		{"crates/nu-command/src/ls.rs", []string{"crates", "nu", "command", "src", "ls", "rs"}},
-		{"", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			var got []string
-			IndexTerms([]byte(tt.in), func(s string) { got = append(got, s) })
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("IndexTerms(%q) (-want +got):\n%s", tt.in, diff)
-			}
-		})
-	}
-}
-
-func TestQueryTerms(t *testing.T) {
-	terms, counts := QueryTerms("sync: fix `mark_changed` when the version overflows; mark version")
-	if diff := cmp.Diff([]string{"sync", "mark_changed", "mark", "changed", "version", "overflows"}, terms); diff != "" {
-		t.Errorf("terms (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]int{1, 1, 2, 1, 2, 1}, counts); diff != "" {
-		t.Errorf("counts (-want +got):\n%s", diff)
-	}
-}
-
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()

@@ -32,7 +32,13 @@
 // A [Ranker] gets the checkout root and the instance with the answer removed
 // and returns files best first, each with its reasons, plus, for each token
 // budget, the files whose relevant content made it into the bundle. [BM25]
-// is the published baseline and itself a Ranker.
+// is the published baseline and itself a Ranker; it does not own a copy of
+// the baseline's scoring: terms, parameters and the formula are package
+// bm25's, the same that package rank scores the baseline with, and this
+// package adds only reading the checkout into documents, ordering,
+// reasons and whole-file packing ([PackWholeFiles]). ctxexpand itself is
+// evaluated through package engine's Ranker, which runs the whole
+// pipeline; eval imports neither rank nor expand.
 //
 // # Running and reporting
 //

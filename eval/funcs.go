@@ -275,7 +275,7 @@ func functionsByFile(root string, inst Instance, files []string, decls []Decl) [
 		for i, dc := range fd {
 			for j, t := range terms {
 				if tf := dc.tf[t]; tf > 0 {
-					scores[i] += float64(counts[j]) * bm25.IDF(n, df[t]) * bm25.TermScore(float64(tf), float64(dc.len), avg)
+					scores[i] += bm25.Score(counts[j], bm25.IDF(n, df[t]), float64(tf), float64(dc.len), avg)
 				}
 			}
 		}

@@ -34,7 +34,15 @@
 // # Ranking and reading order
 //
 // Files are ranked by the hand-weighted combination of package rank or by
-// the learned model of package rank/learn (learned.go). [RankerAuto], the
+// the learned model of package rank/learn (learned.go). The model's
+// features are this package's: [FeatureNames] and each [Candidate]'s
+// vector are computed here (features.go) from the seeds, the walk and the
+// lexical scores, since only the expansion sees them; rank/learn binds a
+// model to them by name and scores them ([ShippedModel] binds the model
+// this build ships, [RankingModel] picks the model a request's ranker asks
+// for: model.go), and rank owns the hand weights and the lexical evidence,
+// with the BM25 formula in package bm25.
+// [RankerAuto], the
 // default, picks by the query's kind ([RankerFor]): the model for fixes
 // and reports, the hand weights for questions, lookups and diff review.
 // The model's score is a calibrated probability; in a focused fix whose

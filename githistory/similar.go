@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/bm25"
 	"github.com/ctxexpand/ctxexpand/query"
 )
 
@@ -96,7 +97,6 @@ func (s *Stats) Similar(terms []query.Term) map[string]FileVote {
 		return nil
 	}
 	ix := s.index()
-	n := float64(len(s.Commits))
 	type hit struct {
 		i   int
 		sim float64
@@ -112,8 +112,7 @@ func (s *Stats) Similar(terms []query.Term) map[string]FileVote {
 			if f == 0 || t.Weight <= 0 {
 				continue
 			}
-			df := float64(ix.df[t.Text])
-			idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+			idf := bm25.IDF(len(s.Commits), ix.df[t.Text])
 			norm := 1.2 * (0.25 + 0.75*ix.length[i]/math.Max(ix.avgLen, 1))
 			sim += t.Weight * idf * f * 2.2 / (f + norm)
 		}

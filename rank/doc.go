@@ -18,6 +18,34 @@
 //
 // Ranking is deterministic: ties break by path.
 //
+// # Who owns what in ranking
+//
+// Scoring files is split by what each part needs to know, and each part
+// has one home:
+//
+//   - the hand weights ([Weights], [DefaultWeights], [Combine]) and the
+//     lexical evidence ([Index]: BM25F over symbols and files, path
+//     postings, and [Index.ScorePlain], the benchmark baseline's BM25 of
+//     each file) live here;
+//   - the baseline's terms and the BM25 formula itself (IDF, term
+//     saturation, the published parameters) live in package bm25, which
+//     ScorePlain and the benchmark's BM25 ranker (package eval) both call;
+//     the BM25F of [Index] takes its IDF from there and weighs its fields
+//     itself;
+//   - the learned model (its file format, checks, scoring and
+//     per-feature contributions) lives in rank/learn;
+//   - the model's features and the learned ordering live in package
+//     expand (features.go, learned.go, and model.go, which binds the
+//     shipped model to the features), because they read what only the
+//     expansion has — the seeds by origin, the graph walk's visits and
+//     last steps, the query plan — and expand imports rank, never the
+//     other way round.
+//
+// Package eval owns no copy of any of this: its BM25 baselines (files and
+// functions) call bm25, its review baseline only orders test files by
+// name, and ctxexpand under evaluation is the whole pipeline (package
+// engine's Ranker).
+//
 // # Reuse across runs
 //
 // A [Source] that also implements [IndexStore] lets [BuildIndex] decode a

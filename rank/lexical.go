@@ -199,7 +199,7 @@ func (ix *Index) ScorePlain(text string) []float64 {
 		}
 		idf := bm25.IDF(ix.nPlainDocs, len(ps))
 		for _, p := range ps {
-			out[p.doc] += float64(counts[j]) * idf * bm25.TermScore(float64(p.tf), float64(ix.plainLen[p.doc]), avg)
+			out[p.doc] += bm25.Score(counts[j], idf, float64(p.tf), float64(ix.plainLen[p.doc]), avg)
 		}
 	}
 	return out
@@ -236,19 +236,15 @@ func (ix *Index) Score(terms []query.Term) *Lexical {
 			continue
 		}
 		if ps := ix.symPost[id]; len(ps) > 0 {
-			idf := bm25IDF(ix.nSymDocs, len(ps))
+			idf := bm25.IDF(ix.nSymDocs, len(ps))
 			for _, p := range ps {
-				tf := float64(p.tf)
-				norm := bm25K1 * (1 - bm25B + bm25B*float64(ix.symLen[p.doc])/math.Max(ix.avgSymLen, 1))
-				lx.Sym[p.doc] += t.Weight * idf * tf * (bm25K1 + 1) / (tf + norm)
+				lx.Sym[p.doc] += bm25fTerm(t.Weight, idf, float64(p.tf), float64(ix.symLen[p.doc]), ix.avgSymLen, bm25B)
 			}
 		}
 		if ps := ix.filePost[id]; len(ps) > 0 {
-			idf := bm25IDF(ix.nFileDocs, len(ps))
+			idf := bm25.IDF(ix.nFileDocs, len(ps))
 			for _, p := range ps {
-				tf := float64(p.tf)
-				norm := bm25K1 * (1 - bm25FileB + bm25FileB*float64(ix.fileLen[p.doc])/math.Max(ix.avgFileLen, 1))
-				lx.File[p.doc] += t.Weight * idf * tf * (bm25K1 + 1) / (tf + norm)
+				lx.File[p.doc] += bm25fTerm(t.Weight, idf, float64(p.tf), float64(ix.fileLen[p.doc]), ix.avgFileLen, bm25FileB)
 				lx.Matched[p.doc] = append(lx.Matched[p.doc], t.Text)
 			}
 		}
@@ -262,14 +258,21 @@ func (ix *Index) Score(terms []query.Term) *Lexical {
 	return lx
 }
 
+// bm25fTerm is one query term's contribution, at weight w, to a field of
+// the index (a symbol document or a whole file) of length dl (average
+// avgLen, at least 1) holding it tf times: w·idf·tf·(k1+1) / (tf + norm),
+// with rank's own k1 and the field's b. It differs from the baseline's
+// bm25.Params.Score only in the field's b and the query weight; the
+// arithmetic is kept in this order so that scores stay the same to the bit.
+func bm25fTerm(w, idf, tf, dl, avgLen, b float64) float64 {
+	norm := bm25K1 * (1 - b + b*dl/math.Max(avgLen, 1))
+	return w * idf * tf * (bm25K1 + 1) / (tf + norm)
+}
+
 // pathIDF weighs a term by how few paths hold it: a query word that names
 // one file's directory or base name says more than one in every path.
 func pathIDF(n, df int) float64 {
 	return math.Log(1 + float64(n)/float64(max(df, 1)))
-}
-
-func bm25IDF(n, df int) float64 {
-	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 // DocFreq is the number of files whose text holds term t (after
