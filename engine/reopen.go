@@ -52,7 +52,7 @@ var ErrNotResident = errors.New("pipeline: reopening a session that is not resid
 // what Open would give on the tree as it is now. prev stays usable: the
 // queries still running on it finish there.
 func Reopen(ctx context.Context, prev *Session, opt LoadOptions, ch Changes) (*Session, error) {
-	if prev == nil || !opt.Resident || !prev.content.verify {
+	if prev == nil || !opt.Resident || !prev.content.pinned {
 		return nil, ErrNotResident
 	}
 	return open(ctx, prev.Root, opt, prev, ch)
