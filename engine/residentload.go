@@ -303,8 +303,8 @@ func (p *memPack) persist(st *index.Store, root, kind string) {
 // costs a walk and a hash of the tree.
 func (s *Session) Persist(ctx context.Context) {
 	r := s.resident
-	if r == nil || s.Facts.Partial {
-		return
+	if r == nil || s.Facts.Partial || s.content.torn {
+		return // a torn session's lexical index lacks a file's text (source.go)
 	}
 	opt := s.loadOpts
 	key, hashes, _, err := snapshotKey(ctx, r.st, s.Root, opt)

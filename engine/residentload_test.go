@@ -277,6 +277,13 @@ func TestResidentShowsItsGeneration(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer after.Close()
-	save(2)
+	save(0)
 	check("the reload after a stale session", after, 1)
+	back, err := Reopen(context.Background(), after, opt, Changes{Paths: []string{rel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Close()
+	save(2)
+	check("back to the stale session's content", back, 0)
 }

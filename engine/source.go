@@ -37,6 +37,11 @@ import (
 type contentCache struct {
 	facts  *analyze.Facts
 	pinned bool // a resident session's cache (see above)
+	// torn: pinned, but the text of some file of the facts could not be
+	// had (entry.changed). What is computed from the contents (the
+	// lexical index's per-file records) is then not kept for other
+	// sessions, nor stored.
+	torn bool
 	mu     sync.Mutex
 	data   map[string]entry
 	stale  atomic.Pointer[string] // the first path found changed
@@ -114,6 +119,7 @@ func (c *contentCache) pin(src *sourceSet, prev *contentCache) {
 	c.mu.Lock()
 	for j, i := range missing {
 		c.data[c.facts.Files[i].Path] = read[j]
+		c.torn = c.torn || read[j].changed
 	}
 	c.mu.Unlock()
 }
