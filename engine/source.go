@@ -41,10 +41,10 @@ type contentCache struct {
 	// had (entry.changed). What is computed from the contents (the
 	// lexical index's per-file records) is then not kept for other
 	// sessions, nor stored.
-	torn bool
-	mu     sync.Mutex
-	data   map[string]entry
-	stale  atomic.Pointer[string] // the first path found changed
+	torn  bool
+	mu    sync.Mutex
+	data  map[string]entry
+	stale atomic.Pointer[string] // the first path found changed
 }
 
 type entry struct {
