@@ -94,7 +94,16 @@ func TestServeLoad(t *testing.T) {
 			case <-tick.C:
 			}
 			n++
-			if err := os.WriteFile(filepath.Join(root, edited), variants[n%len(variants)], 0o644); err != nil {
+			// Saved as editors save, whole: written beside it and renamed
+			// over it. (Written in place, a load may read it half
+			// written, a state no variant describes, which this test
+			// could not load afresh.)
+			tmp := filepath.Join(root, edited+".tmp")
+			if err := os.WriteFile(tmp, variants[n%len(variants)], 0o644); err != nil {
+				t.Error(err)
+				return
+			}
+			if err := os.Rename(tmp, filepath.Join(root, edited)); err != nil {
 				t.Error(err)
 				return
 			}
