@@ -146,6 +146,23 @@ func ReadSource(root, rel string, maxSize int64) ([]byte, error) {
 	return data, nil
 }
 
+// CheckSource applies to data, a file's content read earlier, the limits
+// ReadSource applies to content: the size cap (maxSize; 0 means
+// MaxFileSize) and binary content, with ReadSource's errors, so that
+// content kept from an earlier read reads as ReadSource would read it.
+func CheckSource(rel string, data []byte, maxSize int64) error {
+	if maxSize <= 0 {
+		maxSize = MaxFileSize
+	}
+	if int64(len(data)) > maxSize {
+		return fmt.Errorf("%s: %d bytes, the limit is %d: %w", rel, len(data), maxSize, ErrTooLarge)
+	}
+	if IsBinary(data) {
+		return fmt.Errorf("%s: %w", rel, ErrBinary)
+	}
+	return nil
+}
+
 // IsBinary reports whether data looks like binary content: a NUL byte in
 // the first 8 KiB, or mostly invalid UTF-8 there.
 func IsBinary(data []byte) bool {

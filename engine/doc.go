@@ -97,7 +97,9 @@
 // A resident session (LoadOptions.Resident), kept by a long-running
 // process, is brought up to date after edits with [Reopen], which reuses
 // what the changes cannot have touched, and stores what it holds in
-// memory with [Session.Persist].
+// memory with [Session.Persist]. It keeps the text of every file of its
+// facts, as its load read it (source.go), so that its answers are those
+// of the tree it was loaded from however often the files are saved since.
 //
 // # Time limits
 //

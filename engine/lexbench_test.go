@@ -28,7 +28,7 @@ func BenchmarkBuildIndex(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			cache := newContentCache(facts, false)
+			cache := newContentCache(facts)
 			for i := range facts.Files {
 				cache.Content(analyze.FileID(i)) // read once, outside the timing
 			}

@@ -48,8 +48,15 @@ func (s *lexSource) StoreLexicalIndex(encode func() []byte) {
 // LoadFileTerms implements rank.IndexStore.
 func (s *lexSource) LoadFileTerms(key [32]byte) ([]byte, bool) { return s.pack.Get(index.Key(key)) }
 
-// StoreFileTerms implements rank.IndexStore.
-func (s *lexSource) StoreFileTerms(key [32]byte, data []byte) { s.pack.Put(index.Key(key), data) }
+// StoreFileTerms implements rank.IndexStore. A torn resident session
+// (source.go) stores none: a file it could not read would be kept under
+// its facts' key as if it had no text.
+func (s *lexSource) StoreFileTerms(key [32]byte, data []byte) {
+	if s.torn {
+		return
+	}
+	s.pack.Put(index.Key(key), data)
+}
 
 // indexedSource returns the source for the lexical index of a session:
 // the content cache, backed by the index when the facts came through one.

@@ -67,8 +67,9 @@ type LoadOptions struct {
 	Progress func(phase string, done, total int)
 
 	// Resident marks a session that a long-running process keeps and
-	// reopens when files change (reopen.go): the file contents it reads
-	// are checked against its facts, and token counts stay in the
+	// reopens when files change (reopen.go): it keeps the text of every
+	// file its facts hold, as the load read it, so that its answers never
+	// show a file saved since (source.go), and token counts stay in the
 	// process instead of the index.
 	Resident bool
 	// TokenMemo, when set, remembers the token counts of whole texts
@@ -81,13 +82,14 @@ type LoadOptions struct {
 	packs    *packs         // set by loadIndexed for the loaders
 	state    *indexedState  // filled by loadIndexed for Open
 	resident *residentIndex // a resident session chain's memory (residentload.go)
+	sources  *sourceSet     // the text a resident load read (source.go)
 	changes  Changes        // what changed since the previous resident session
 }
 
 // goOptions are the Go loader's options.
 func (opt LoadOptions) goOptions() golang.Options {
 	return golang.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, AllowNetwork: opt.AllowNetwork,
-		Logf: loaderLogf(opt, analyze.LangGo), Progress: opt.Progress}
+		Logf: loaderLogf(opt, analyze.LangGo), Progress: opt.Progress, OnSource: opt.sources.hook()}
 }
 
 // loader is a language loader as the pipeline sees it.
@@ -101,7 +103,7 @@ var loaders = []loader{
 		return golang.Load(ctx, root, opt.packs.goOptions(opt.goOptions()))
 	}},
 	{analyze.LangRust, func(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, error) {
-		return rust.Load(ctx, root, opt.packs.rustOptions(rust.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, Progress: opt.Progress}))
+		return rust.Load(ctx, root, opt.packs.rustOptions(rust.Options{SkipTests: opt.SkipTests, Ignore: opt.Ignore, Progress: opt.Progress, OnSource: opt.sources.hook()}))
 	}},
 }
 

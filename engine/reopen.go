@@ -12,10 +12,12 @@ import (
 // A process that keeps a repository loaded (ctxexpand serve, ctxexpand
 // mcp) opens its sessions with LoadOptions.Resident and, when files
 // change, opens the next one with Reopen, which reuses what the change
-// cannot have touched. A resident session checks every file it reads
-// against its facts (source.go): Stale names the first file that no
-// longer matches, so that the owner loads the new state and asks again
-// rather than answer with new text under old symbols.
+// cannot have touched. A resident session keeps the text of every file
+// of its facts as its load read it (source.go), so its answers never show
+// a file saved since; Stale names a file whose text it could not keep
+// (changed between a full load and its check), so that the owner loads
+// the new state and asks again rather than answer with new text under
+// old symbols.
 
 // Changes says what changed on disk since a session was opened.
 type Changes struct {
@@ -48,11 +50,11 @@ var ErrNotResident = errors.New("pipeline: reopening a session that is not resid
 // Reopen opens root again after the changes ch, with the options prev was
 // opened with, reusing from prev what ch cannot have changed: the
 // version-control history and commit unless HEAD moved, and the contents
-// already read of files whose content hash is the same. The result is
+// kept of files whose content hash is the same. The result is
 // what Open would give on the tree as it is now. prev stays usable: the
 // queries still running on it finish there.
 func Reopen(ctx context.Context, prev *Session, opt LoadOptions, ch Changes) (*Session, error) {
-	if prev == nil || !opt.Resident || !prev.content.verify {
+	if prev == nil || !opt.Resident || !prev.content.pinned {
 		return nil, ErrNotResident
 	}
 	return open(ctx, prev.Root, opt, prev, ch)
@@ -66,9 +68,12 @@ func IsInput(rel string) bool {
 	return strings.HasSuffix(base, ".go") || strings.HasSuffix(base, ".rs") || strings.HasSuffix(base, ".scip") || manifestNames[base]
 }
 
-// Stale reports the first file a resident session found changed on disk
-// since its load, or "" when every file it read matched its facts. An
-// answer given while Stale is non-empty may mix two states of the tree.
+// Stale reports the first file a resident session was asked for whose
+// text, as its facts describe it, it could not keep (the file changed or
+// vanished between a full load and the load's check of it, source.go),
+// or "" when it has not met one. An answer given while Stale is
+// non-empty lacks that file's text. Saving a file after its session was
+// loaded never makes the session stale: it keeps the text it loaded.
 func (s *Session) Stale() string {
 	if s.content == nil {
 		return ""

@@ -5,9 +5,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/sourcegraph/conc/iter"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/factcodec"
@@ -118,7 +121,7 @@ func (r *residentIndex) update(ctx context.Context, opt LoadOptions, ch Changes)
 		}
 	}
 	if len(rehash) > 0 {
-		hs, err := r.st.HashFiles(ctx, r.root, rehash)
+		hs, err := readInputs(ctx, r.root, rehash, opt.sources)
 		if err != nil {
 			return false
 		}
@@ -148,6 +151,31 @@ func (r *residentIndex) update(ctx context.Context, opt LoadOptions, ch Changes)
 		}
 	}
 	return true
+}
+
+// readInputs hashes the input files paths (repository-relative) under
+// root, as Store.HashFiles would, and gives the text of the Go and Rust
+// sources among them to src: the session loaded with these hashes shows
+// these bytes, whatever the disk holds by then (source.go). The index's
+// file table is left as it is: Persist's fingerprint finds these files'
+// metadata changed and hashes them again.
+func readInputs(ctx context.Context, root string, paths []string, src *sourceSet) ([]index.FileHash, error) {
+	mapper := iter.Mapper[string, index.FileHash]{MaxGoroutines: runtime.GOMAXPROCS(0)}
+	out := mapper.Map(paths, func(p *string) index.FileHash {
+		if err := ctx.Err(); err != nil {
+			return index.FileHash{Path: *p, Err: err}
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(*p)))
+		if err != nil {
+			return index.FileHash{Path: *p, Err: err}
+		}
+		h := hashOf(data)
+		if strings.HasSuffix(*p, ".go") || strings.HasSuffix(*p, ".rs") {
+			src.keep(*p, h, data)
+		}
+		return index.FileHash{Path: *p, Hash: h}
+	})
+	return out, ctx.Err()
 }
 
 // record keeps the fingerprint a full load through the index took.
@@ -275,8 +303,8 @@ func (p *memPack) persist(st *index.Store, root, kind string) {
 // costs a walk and a hash of the tree.
 func (s *Session) Persist(ctx context.Context) {
 	r := s.resident
-	if r == nil || s.Facts.Partial {
-		return
+	if r == nil || s.Facts.Partial || s.content.torn {
+		return // a torn session's lexical index lacks a file's text (source.go)
 	}
 	opt := s.loadOpts
 	key, hashes, _, err := snapshotKey(ctx, r.st, s.Root, opt)

@@ -150,3 +150,140 @@ func TestResidentReopenFromMemory(t *testing.T) {
 		t.Errorf("a reload after Changes{All} loaded %q, want it through the index", loads)
 	}
 }
+
+// TestResidentShowsItsGeneration: a resident session answers with the
+// text its load read, whatever the disk holds when the query runs: a
+// file saved again before a session is queried (or while older sessions
+// still answer) changes none of their answers, which stay those of a
+// fresh run on the tree each session was loaded from, and no session
+// reads as stale. It holds for a reload after an edit that analyses the
+// file (the loaders' text), one that finds its records (the text read to
+// hash it), and a first load whose facts come from the index's snapshot
+// (the files read and checked then). Only a file that changes between a
+// load and that check marks the session stale, and the next reload
+// after it answers as a fresh run does.
+func TestResidentShowsItsGeneration(t *testing.T) {
+	root := writeTree(t, smallGo)
+	const q = "fix Store.find_by_sku"
+	const rel = "store/store.go"
+	p := filepath.Join(root, rel)
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := []string{string(orig),
+		strings.Replace(string(orig), "\tit, ok := s.items", "\t// Variant one.\n\tit, ok := s.items", 1),
+		strings.Replace(string(orig), "\tit, ok := s.items", "\t// Variant two:\n\t// upper case is canonical.\n\tit, ok := s.items", 1),
+	}
+	save := func(i int) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(states[i]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := make([]string, len(states))
+	for i := range states {
+		save(i)
+		want[i] = runQuery(t, root, nil, q).text
+		if i > 0 && want[i] == want[i-1] {
+			t.Fatalf("states %d and %d answer alike", i-1, i)
+		}
+	}
+	check := func(what string, s *Session, state int) {
+		t.Helper()
+		got := sessionText(t, s, q)
+		if p := s.Stale(); p != "" {
+			t.Errorf("%s: stale (%s)", what, p)
+		}
+		if got != want[state] {
+			t.Errorf("%s: differs from a fresh run on state %d (-fresh +resident):\n%s", what, state, cmp.Diff(want[state], got))
+		}
+	}
+
+	save(0)
+	var loads []string
+	opt := LoadOptions{Index: openIndex(t, t.TempDir(), nil), Resident: true, NoHistory: true,
+		OnIndexed: func(l IndexedLoad) { loads = append(loads, l.Snapshot) }}
+	s0, err := Open(context.Background(), root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s0.Close()
+	save(1) // saved, not applied yet
+	check("the first load after a save", s0, 0)
+	s1, err := Reopen(context.Background(), s0, opt, Changes{Paths: []string{rel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s1.Close()
+	save(2) // saved again before the reload is queried
+	check("a reload (analysed) after a further save", s1, 1)
+	check("the older generation", s0, 0)
+	s2, err := Reopen(context.Background(), s1, opt, Changes{Paths: []string{rel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	save(1) // back to a content whose records the chain holds
+	s3, err := Reopen(context.Background(), s2, opt, Changes{Paths: []string{rel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s3.Close()
+	save(0)
+	check("a reload (analysed)", s2, 2)
+	check("a reload from the records", s3, 1)
+	check("the first generation, three saves on", s0, 0)
+	if diff := cmp.Diff(loads, []string{snapshotMiss, snapshotMemory, snapshotMemory, snapshotMemory}); diff != "" {
+		t.Errorf("loads (-got +want):\n%s", diff)
+	}
+
+	// A first load from the index's snapshot reads and checks its files
+	// as it pins them.
+	s4, err := Reopen(context.Background(), s3, opt, Changes{Paths: []string{rel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s4.Persist(context.Background())
+	s4.Close()
+	loads = nil
+	warm, err := Open(context.Background(), root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer warm.Close()
+	save(2)
+	check("a load from the snapshot", warm, 0)
+	if diff := cmp.Diff(loads, []string{snapshotHit}); diff != "" {
+		t.Errorf("loads (-got +want):\n%s", diff)
+	}
+
+	// A save between that load and the check: the session reads stale,
+	// and the reload after it does not.
+	save(0)
+	racy := opt
+	racy.OnIndexed = func(IndexedLoad) { save(1) }
+	torn, err := Open(context.Background(), root, racy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer torn.Close()
+	sessionText(t, torn, q)
+	if got := torn.Stale(); got != rel {
+		t.Errorf("a file saved before it was checked: Stale() = %q, want %q", got, rel)
+	}
+	after, err := Reopen(context.Background(), torn, opt, Changes{Paths: []string{rel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer after.Close()
+	save(0)
+	check("the reload after a stale session", after, 1)
+	back, err := Reopen(context.Background(), after, opt, Changes{Paths: []string{rel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Close()
+	save(2)
+	check("back to the stale session's content", back, 0)
+}

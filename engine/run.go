@@ -65,6 +65,10 @@ func Open(ctx context.Context, root string, opt LoadOptions) (*Session, error) {
 // opened earlier, it reuses what ch says cannot have changed (reopen.go).
 func open(ctx context.Context, root string, opt LoadOptions, prev *Session, ch Changes) (*Session, error) {
 	start := time.Now()
+	if opt.Resident {
+		// The text of what the load reads stays with the session.
+		opt.sources = newSourceSet()
+	}
 	if opt.Index != nil {
 		opt.state = &indexedState{}
 		if opt.Resident {
@@ -96,9 +100,14 @@ func open(ctx context.Context, root string, opt LoadOptions, prev *Session, ch C
 		<-hist
 		return nil, err
 	}
-	cache := newContentCache(facts, opt.Resident)
-	if prev != nil {
-		cache.inherit(prev.content)
+	cache := newContentCache(facts)
+	if opt.Resident {
+		var before *contentCache
+		if prev != nil {
+			before = prev.content
+		}
+		cache.pin(opt.sources, before) // source.go
+		opt.sources = nil              // what the facts do not hold goes
 	}
 	indexStart := time.Now()
 	src, indexed := indexedSource(cache, opt, root, opt.state)

@@ -50,7 +50,7 @@ func applySCIP(ctx context.Context, root string, facts *analyze.Facts, opt LoadO
 		return
 	}
 	start := time.Now()
-	res, err := scip.Load(ctx, root, scip.Options{Indexes: indexes, Ignore: opt.Ignore})
+	res, err := scip.Load(ctx, root, scip.Options{Indexes: indexes, Ignore: opt.Ignore, OnSource: opt.sources.hook()})
 	if err != nil {
 		facts.Partial = true // only a cancelled context fails Load
 		return

@@ -70,6 +70,20 @@ type Options struct {
 	// phases with a known size, the units done and the total. It is called
 	// from several goroutines.
 	Progress func(phase string, done, total int)
+
+	// OnSource, when set, is given the text of every repository file the
+	// load extracts facts from, as read, with the content hash its file
+	// record holds (a file whose record comes from Cache is not read and
+	// not given). It is called from several goroutines; src must not be
+	// changed.
+	OnSource func(rel, hash string, src []byte)
+}
+
+// source tells OnSource about a file extracted from src.
+func (o *Options) source(f analyze.File, src []byte) {
+	if o.OnSource != nil {
+		o.OnSource(f.Path, f.Hash, src)
+	}
 }
 
 func (o *Options) progress(phase string, done, total int) {

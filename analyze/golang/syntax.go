@@ -138,6 +138,7 @@ func (l *loader) extractSyntax(fset *token.FileSet, u *syntaxUnit, prefix string
 	x := newExtractor(res, fset)
 	for _, sf := range u.files {
 		f := fileFacts(sf.rel, sf.orig)
+		l.opt.source(f, sf.orig)
 		f.Package = importPath
 		f.PkgName = u.pkgName
 		f.Degraded = true

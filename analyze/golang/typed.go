@@ -65,6 +65,7 @@ func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool
 	x.repoPkg = func(p string) bool { return repo[p] }
 	for _, pf := range files {
 		f := fileFacts(pf.rel, pf.orig)
+		l.opt.source(f, pf.orig)
 		f.Package = n.pkg.PkgPath
 		f.PkgName = pf.ast.Name.Name
 		f.Errors = len(pf.errs)

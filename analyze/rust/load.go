@@ -51,6 +51,12 @@ type Options struct {
 	Cache     Cache
 	CacheSalt string
 	FileHash  func(rel string) (string, bool)
+
+	// OnSource, when set, is given the text of every file the load
+	// reads, as read, with its content hash (a file whose record comes
+	// from Cache unread is not given). It is called from several
+	// goroutines; src must not be changed.
+	OnSource func(rel, hash string, src []byte)
 }
 
 // ErrNotDir is returned by Load when the root is not a directory.
@@ -268,6 +274,9 @@ func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) 
 	}
 	sum := sha256.Sum256(src)
 	hash := hex.EncodeToString(sum[:])
+	if opt.OnSource != nil {
+		opt.OnSource(rel, hash, src)
+	}
 	if hash != known {
 		if res, ok := opt.cached(rel, hash); ok {
 			return res, false

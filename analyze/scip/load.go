@@ -27,6 +27,10 @@ type Options struct {
 	// MaxFileSize a source file's (0: analyze.MaxFileSize).
 	MaxIndexSize int64
 	MaxFileSize  int64
+	// OnSource, when set, is given the text of every repository file the
+	// facts hold, as read, with the content hash they record; src must
+	// not be changed.
+	OnSource func(rel, hash string, src []byte)
 }
 
 // Info describes one index that was read.
@@ -246,6 +250,10 @@ func (c *converter) open(d *pb.Document, prefix, indexPath string) *document {
 // addFile adds a file of the repository to the facts.
 func (c *converter) addFile(rel string, lang analyze.Lang, src []byte, degraded bool) analyze.FileID {
 	sum := sha256.Sum256(src)
+	hash := hex.EncodeToString(sum[:])
+	if c.opt.OnSource != nil {
+		c.opt.OnSource(rel, hash, src)
+	}
 	cat := analyze.Classify(rel)
 	if cat == analyze.CatSource && analyze.IsGeneratedContent(src) {
 		cat = analyze.CatGenerated
@@ -260,7 +268,7 @@ func (c *converter) addFile(rel string, lang analyze.Lang, src []byte, degraded 
 	}
 	return c.facts.AddFile(analyze.File{
 		Path: rel, Lang: lang, Package: dir, PkgName: path.Base("/" + dir), Category: cat,
-		Size: int64(len(src)), Lines: lines, Hash: hex.EncodeToString(sum[:]), Degraded: degraded,
+		Size: int64(len(src)), Lines: lines, Hash: hash, Degraded: degraded,
 	})
 }
 

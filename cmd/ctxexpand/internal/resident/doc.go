@@ -18,9 +18,18 @@
 // directory that the same watcher watches, and waits for that file's own
 // event (inotify queues the events of one watcher in order, so everything
 // before the cookie has been read once it arrives). A write that returned
-// before the query was sent is therefore in the answer. Files are also
-// checked when read (engine.Session.Stale): a file changed behind the
-// watcher's back makes the query run again on a fresh load.
+// before the query was sent is therefore in the answer.
+//
+// A write after that is not, even when it lands while the query runs or
+// while its generation is being loaded: a generation keeps the text of
+// every file its load analysed (engine.LoadOptions.Resident), and its
+// answers show that text, never what the disk holds by then, byte for
+// byte what a fresh load of the tree it was loaded from would show. Files
+// a full load did not read (their facts decoded from the on-disk index)
+// are read and checked against their hashes as it ends; one that changed
+// in between marks the generation stale (engine.Session.Stale) when a
+// query reads it, and the query runs again on a fresh load. Saving a file
+// again and again therefore never fails a query.
 //
 // # What is watched
 //
@@ -40,7 +49,9 @@
 //
 // A change is applied with engine.Reopen, which reloads incrementally
 // (only what depends on a changed file is analysed again) and reuses the
-// history and file contents that the change cannot have touched. The
+// history and the file texts that the change cannot have touched (the
+// text of a file whose hash did not change is shared between
+// generations, not copied). The
 // sessions of one Repo keep the index's per-file and per-package
 // records and the inputs' content hashes in memory between reloads, so a
 // reload after an edit neither walks and hashes the tree nor reads or

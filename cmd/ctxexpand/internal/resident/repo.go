@@ -73,10 +73,14 @@ var (
 	ErrRootGone = errors.New("the repository root was removed or renamed")
 )
 
-// ErrBusy says the files an answer read kept changing while it was made,
-// through several fresh loads: rather than answer from a state that no
-// longer exists, the query fails; asking again once the writes stop
-// succeeds.
+// ErrBusy says that an answer could not be made from one state of the
+// files, through several fresh loads. A generation keeps the text of the
+// files its load read (engine.LoadOptions.Resident), so saving a file
+// again, however often, never causes it; what can is a file that changed
+// or vanished between a full load (the first, or one after the rules
+// changed) and the moment that load could read it, again at every
+// attempt. Rather than answer from a state that no longer exists, the
+// query fails; asking again succeeds.
 var ErrBusy = errors.New("files kept changing while the answer was made; ask again once they are saved")
 
 // Snapshot is one applied state of the repository.
@@ -261,10 +265,11 @@ func (r *Repo) Acquire(ctx context.Context) (*Snapshot, error) {
 	}
 }
 
-// Use runs fn on the current snapshot (see Acquire). When a file fn read
-// turns out to have changed since the snapshot was loaded, the change is
-// applied and fn runs again, up to a few times, then Use fails with
-// ErrBusy; fn must therefore have no effect besides its result. It
+// Use runs fn on the current snapshot (see Acquire). When the snapshot
+// turns out to lack the text of a file fn read (engine.Session.Stale: it
+// changed before the load could keep it), the change is applied and fn
+// runs again, up to a few times, then Use fails with ErrBusy; fn must
+// therefore have no effect besides its result. It
 // returns the snapshot fn ran on, nil when it did not run or its result
 // must not be used.
 func (r *Repo) Use(ctx context.Context, fn func(*Snapshot) error) (*Snapshot, error) {

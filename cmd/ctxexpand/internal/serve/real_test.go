@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
@@ -190,20 +189,4 @@ func (rs *realServer) genHash(g uint64) (string, bool) {
 func hashOf(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
-}
-
-// waitGen waits until the latest generation holds the watched file with
-// content hash h.
-func (rs *realServer) waitGen(h string, limit time.Duration) bool {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		rs.mu.Lock()
-		ok := len(rs.gens) > 0 && rs.gens[len(rs.gens)-1] == h
-		rs.mu.Unlock()
-		if ok {
-			return true
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	return false
 }
