@@ -2,11 +2,8 @@ package engine
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/ctxexpand/ctxexpand/benchmarks/varied"
@@ -33,7 +30,7 @@ func BenchmarkWarmQuery(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		queries := varied.Queries(root, benchSources(root), 20)
+		queries := varied.Queries(root, varied.Sources(root), 20)
 		if len(queries) == 0 {
 			b.Fatalf("no queries for %s", root)
 		}
@@ -79,28 +76,4 @@ func BenchmarkWarmQuery(b *testing.B) {
 			})
 		}
 	}
-}
-
-// benchSources lists the Go and Rust files of root that are neither tests
-// nor generated, sorted.
-func benchSources(root string) []string {
-	var out []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "vendor" || n == "testdata" || n == "target") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go")) || strings.HasSuffix(p, ".rs") {
-			rel, _ := filepath.Rel(root, p)
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out
 }

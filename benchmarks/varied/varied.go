@@ -6,9 +6,12 @@ package varied
 
 import (
 	"bufio"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strings"
 )
 
 var declName = regexp.MustCompile(`^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:func|fn|type|struct|trait|enum)\s+(?:\([^)]*\)\s*)?([A-Za-z_][A-Za-z0-9_]*)`)
@@ -48,5 +51,30 @@ func Queries(root string, sources []string, n int) []string {
 	for i := 0; i < len(names) && len(out) < n; i++ {
 		out = append(out, shapes[i%len(shapes)](names[i], paths[i]))
 	}
+	return out
+}
+
+// Sources lists the Go and Rust files of root that Queries reads from:
+// neither tests nor under hidden, vendor, testdata or target directories;
+// relative, slash-separated and sorted.
+func Sources(root string) []string {
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "vendor" || n == "testdata" || n == "target") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go")) || strings.HasSuffix(p, ".rs") {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
 	return out
 }

@@ -3,11 +3,9 @@ package resident_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
@@ -62,7 +60,7 @@ func benchRepo(b *testing.B, root string, st *index.Store) *resident.Repo {
 func BenchmarkResidentQuery(b *testing.B) {
 	root, st := benchRoot(b)
 	e := benchRepo(b, root, st)
-	queries := varied.Queries(root, sourceFiles(root), 100)
+	queries := varied.Queries(root, varied.Sources(root), 100)
 	req := engine.Request{Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
 	// One query that is not among them first: the tokenizer's tables.
 	warm := []string{"where is the main entry point"}
@@ -97,7 +95,7 @@ func BenchmarkResidentQuery(b *testing.B) {
 func BenchmarkResidentEdit(b *testing.B) {
 	root, st := benchRoot(b)
 	e := benchRepo(b, root, st)
-	files := sourceFiles(root)
+	files := varied.Sources(root)
 	req := engine.Request{Query: "fix the rendering of nested templates", Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
 	if _, _, err := e.Query(context.Background(), req); err != nil {
 		b.Fatal(err)
@@ -142,28 +140,4 @@ func percentiles(d []time.Duration) (p50, p95 time.Duration) {
 	s := append([]time.Duration(nil), d...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2], s[min(len(s)-1, len(s)*95/100)]
-}
-
-// sourceFiles lists the Go and Rust files of root that are neither tests
-// nor generated, sorted.
-func sourceFiles(root string) []string {
-	var out []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "vendor" || n == "testdata" || n == "target") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go")) || strings.HasSuffix(p, ".rs") {
-			rel, _ := filepath.Rel(root, p)
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/ctxexpand/ctxexpand/benchmarks/varied"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/engine"
 )
@@ -30,7 +31,7 @@ func BenchmarkResidentMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	s.Close()
-	files := sourceFiles(root)
+	files := varied.Sources(root)
 	req := engine.Request{Query: "fix the rendering of nested templates", Budget: 16000, Format: "json", NoNetwork: true}
 	for b.Loop() {
 		e, err := resident.Start(context.Background(), resident.Options{Root: root,

@@ -4,12 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
 	"github.com/ctxexpand/ctxexpand/engine"
@@ -41,9 +41,7 @@ func gosvcShared(t testing.TB) (string, *index.Store) {
 			return
 		}
 		shared.root = filepath.Join(shared.dir, "gosvc")
-		if shared.err = copyTree(filepath.Join("..", "..", "..", "..", "testdata", "gosvc"), shared.root); shared.err != nil {
-			return
-		}
+		clitest.CopyDir(t, filepath.Join("..", "..", "..", "..", "testdata", "gosvc"), shared.root)
 		shared.index, shared.err = index.Open(index.Options{Dir: filepath.Join(shared.dir, "index")})
 	})
 	if shared.err != nil {
@@ -70,23 +68,6 @@ func restoreAfter(t testing.TB, root, rel string) []byte {
 	}
 	t.Cleanup(func() { os.WriteFile(p, data, 0o644) })
 	return data
-}
-
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
 }
 
 // realServer is a server answering from the real engine.
