@@ -70,7 +70,12 @@
 // side's facts) into a Request: the query names the changed symbols, the
 // changed places are pinned first, and the list of changes and the diff,
 // fitted to [DiffShare] of the budget, lead the bundle. It never fetches
-// @url references.
+// @url references. Request.Changed names the changed files: the test
+// files named after them and the files past commits changed together with
+// them gain (githistory.Stats.CoChanged), tests are not demoted, and the
+// changed files are shown as their changed symbols rather than whole (the
+// diff already shows the change). The benchmark's [Ranker] reviews a
+// review instance's uncommitted change the same way.
 //
 // # Rankers
 //
