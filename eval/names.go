@@ -3,10 +3,8 @@ package eval
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/ctxexpand/ctxexpand/diffmode"
 )
@@ -31,27 +29,10 @@ func (*Names) Rank(ctx context.Context, root string, inst Instance, budgets []in
 	if inst.Kind != KindDiff {
 		return out, nil
 	}
-	var tests []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable: not a candidate
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			return ctx.Err()
-		}
-		rel, err := filepath.Rel(root, p)
-		if err == nil && d.Type().IsRegular() && IsTestSource(filepath.ToSlash(rel), inst.Lang) {
-			tests = append(tests, filepath.ToSlash(rel))
-		}
-		return nil
-	})
+	tests, err := listFiles(ctx, root, func(rel string) bool { return IsTestSource(rel, inst.Lang) })
 	if err != nil {
 		return Ranking{}, fmt.Errorf("listing test files: %w", err)
 	}
-	sort.Strings(tests)
 	seen := map[string]bool{}
 	var paths []string
 	var sizes []int64
