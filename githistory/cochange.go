@@ -1,10 +1,6 @@
 package githistory
 
-import (
-	"fmt"
-	"slices"
-	"sort"
-)
+import "fmt"
 
 // CoChange is what history says about a file that changed together with
 // the files of a change under review.
@@ -43,9 +39,12 @@ func (s *Stats) CoChanged(changed []string) map[string]CoChange {
 	for _, p := range changed {
 		isChanged[p] = true
 	}
-	together := map[string]int{}
-	weight := map[string]float64{}
-	with := map[string]map[string]int{}
+	type tally struct {
+		together int
+		weight   float64
+		with     map[string]int // per changed file, the commits shared with it
+	}
+	tallies := map[string]*tally{}
 	touched := 0
 	for i := range s.Commits {
 		files := s.Commits[i].Files
@@ -64,34 +63,31 @@ func (s *Stats) CoChanged(changed []string) map[string]CoChange {
 			if isChanged[f] {
 				continue
 			}
-			together[f]++
-			weight[f] += share
-			if with[f] == nil {
-				with[f] = map[string]int{}
+			t := tallies[f]
+			if t == nil {
+				t = &tally{with: map[string]int{}}
+				tallies[f] = t
 			}
+			t.together++
+			t.weight += share
 			for _, h := range hit {
-				with[f][h]++
+				t.with[h]++
 			}
 		}
 	}
-	if len(together) == 0 {
+	if len(tallies) == 0 {
 		return nil
 	}
-	out := make(map[string]CoChange, len(together))
-	for f, n := range together {
-		partners := make([]string, 0, len(with[f]))
-		for p := range with[f] {
-			partners = append(partners, p)
-		}
+	out := make(map[string]CoChange, len(tallies))
+	for f, t := range tallies {
 		// The partner it went with most; ties by path, for determinism.
-		sort.Strings(partners)
-		best := slices.MaxFunc(partners, func(a, b string) int {
-			if d := with[f][a] - with[f][b]; d != 0 {
-				return d
+		best := ""
+		for p, n := range t.with {
+			if b := t.with[best]; best == "" || n > b || n == b && p < best {
+				best = p
 			}
-			return 0
-		})
-		out[f] = CoChange{Score: weight[f] / float64(touched+1), Together: n, Touched: touched, With: best}
+		}
+		out[f] = CoChange{Score: t.weight / float64(touched+1), Together: t.together, Touched: touched, With: best}
 	}
 	return out
 }
