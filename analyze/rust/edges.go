@@ -1,8 +1,6 @@
 package rust
 
 import (
-	"context"
-
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/rust/cargo"
 )
@@ -100,22 +98,6 @@ type pendingMethod struct {
 	rf   *ref
 }
 
-// references resolves every file's references into edges, checking ctx
-// between files. It reports whether it finished.
-func (r *resolver) references(ctx context.Context) bool {
-	r.imports = make([]map[string]int, len(r.files))
-	for fi, fd := range r.files {
-		if ctx.Err() != nil {
-			return false
-		}
-		if fd.mod == nil {
-			continue
-		}
-		r.fileReferences(fi, fd)
-	}
-	return true
-}
-
 func (r *resolver) fileReferences(fi int, fd *fileData) {
 	fr := &fileRefs{fd: fd, fi: fi, types: map[analyze.SymID]bool{}}
 	r.imports[fi] = map[string]int{}
@@ -185,11 +167,11 @@ func (r *resolver) pathRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *ref)
 		if rf.kind == refCall && r.facts.Symbols[t].Kind.IsCallable() {
 			kind = analyze.EdgeCalls
 		}
-		r.facts.AddEdge(analyze.Edge{From: from, To: t, Kind: kind, Exact: exact, Line: line})
+		r.addEdge(analyze.Edge{From: from, To: t, Kind: kind, Exact: exact, Line: line})
 		if rf.kind == refType && r.facts.Symbols[from].Kind == analyze.KindField {
 			// A struct mentions the types of its fields.
 			if p := r.facts.Symbols[from].Parent; p != analyze.NoSym {
-				r.facts.AddEdge(analyze.Edge{From: p, To: t, Kind: analyze.EdgeReferences, Exact: exact, Line: line})
+				r.addEdge(analyze.Edge{From: p, To: t, Kind: analyze.EdgeReferences, Exact: exact, Line: line})
 			}
 		}
 		if k := r.facts.Symbols[t].Kind; k.IsType() {
@@ -200,7 +182,7 @@ func (r *resolver) pathRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *ref)
 		}
 	}
 	for _, v := range res.via {
-		r.facts.AddEdge(analyze.Edge{From: from, To: v, Kind: analyze.EdgeReferences, Exact: true, Line: line})
+		r.addEdge(analyze.Edge{From: from, To: v, Kind: analyze.EdgeReferences, Exact: true, Line: line})
 		fr.types[v] = true
 	}
 	if len(rf.path) > 1 && len(targets) == 0 {
@@ -247,7 +229,7 @@ func (r *resolver) macroRef(from analyze.SymID, sc *scope, rf *ref) {
 		}
 	}
 	for _, t := range targets {
-		r.facts.AddEdge(analyze.Edge{From: from, To: t, Kind: analyze.EdgeMacro, Exact: len(targets) == 1, Line: int(rf.line)})
+		r.addEdge(analyze.Edge{From: from, To: t, Kind: analyze.EdgeMacro, Exact: len(targets) == 1, Line: int(rf.line)})
 	}
 }
 
@@ -262,7 +244,7 @@ func (r *resolver) methodRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *re
 		if types, known := r.recvTypes(sc, rf.recv); known {
 			cands := r.methodsOn(types, name)
 			for _, c := range cands {
-				r.facts.AddEdge(analyze.Edge{From: from, To: c, Kind: analyze.EdgeCalls, Exact: len(cands) == 1, Line: line})
+				r.addEdge(analyze.Edge{From: from, To: c, Kind: analyze.EdgeCalls, Exact: len(cands) == 1, Line: line})
 			}
 			return // the type is known; a method it lacks is not ours (std, derive)
 		}
@@ -296,7 +278,7 @@ func (r *resolver) methodRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *re
 		return
 	}
 	for _, c := range sel {
-		r.facts.AddEdge(analyze.Edge{From: from, To: c, Kind: analyze.EdgeCalls, Exact: false, Line: line})
+		r.addEdge(analyze.Edge{From: from, To: c, Kind: analyze.EdgeCalls, Exact: false, Line: line})
 	}
 }
 

@@ -35,7 +35,8 @@ type Options struct {
 	// Ignore, when set, is asked about every path (slash-separated,
 	// relative to the root) before it is listed or descended into.
 	Ignore func(rel string, isDir bool) bool
-	// Workers is how many files are parsed at once; 0 means GOMAXPROCS.
+	// Workers is how many files are parsed, and then resolved, at once;
+	// 0 means GOMAXPROCS. It does not change the facts.
 	Workers int
 
 	// Progress, when set, is told how many files are parsed, out of how
@@ -111,6 +112,10 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 		opt.Progress("rust: resolving names", 0, 0)
 	}
 	r := newResolver(facts, abs)
+	r.workers = opt.Workers
+	if r.workers <= 0 {
+		r.workers = runtime.GOMAXPROCS(0)
+	}
 	for _, res := range results {
 		facts.Problems = append(facts.Problems, res.problems...)
 		if res.syn != nil {

@@ -19,12 +19,15 @@ type fileData struct {
 }
 
 // resolver links the per-file syntax into one graph. It runs on one
-// goroutine.
+// goroutine, except for the reference phase, where each worker has its
+// own copy (parallel.go).
 type resolver struct {
 	facts    *analyze.Facts
 	rootName string
+	workers  int // goroutines resolving references
 	files    []*fileData
 	fileIdx  map[string]int
+	useRefs  []*useRef // every module-level use declaration, in file order
 
 	crates         []*crateInfo
 	cratesByPkgDir map[string][]*crateInfo
@@ -41,8 +44,13 @@ type resolver struct {
 	traitsOf      map[analyze.SymID][]analyze.SymID // type → traits implemented for it
 	methodsByName map[string][]analyze.SymID
 	aliasCache    map[analyze.SymID][]analyze.SymID
-	active        map[lookupKey]bool
 	imports       []map[string]int // per file: module path → first line
+
+	// A worker's own state in the reference phase; the main resolver's
+	// before it (externMemo nil: extern crates are memoised in crateInfo).
+	active     map[lookupKey]bool
+	externMemo map[externKey]*crateInfo
+	sink       []analyze.Edge // the edges of the file being resolved
 }
 
 func newResolver(facts *analyze.Facts, rootName string) *resolver {
@@ -143,6 +151,7 @@ func (r *resolver) declare() {
 				}
 			}
 			ur := &useRef{u: u, from: m, file: fi}
+			r.useRefs = append(r.useRefs, ur)
 			switch {
 			case u.glob:
 				m.globs = append(m.globs, ur)

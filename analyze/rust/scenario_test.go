@@ -42,20 +42,7 @@ func TestScenarios(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			root := t.TempDir()
-			for _, f := range ar.Files {
-				p := filepath.Join(root, filepath.FromSlash(f.Name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			root, ar := extractTxtar(t, file)
 			facts, err := Load(context.Background(), root, Options{})
 			if err != nil {
 				t.Fatalf("Load: %v", err)
@@ -63,6 +50,27 @@ func TestScenarios(t *testing.T) {
 			checkWants(t, facts, string(ar.Comment))
 		})
 	}
+}
+
+// extractTxtar writes the files of a txtar archive into a temporary
+// directory and returns it with the archive.
+func extractTxtar(t *testing.T, file string) (string, *txtar.Archive) {
+	t.Helper()
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for _, f := range ar.Files {
+		p := filepath.Join(root, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, ar
 }
 
 // checkWants checks every expectation line against facts.

@@ -290,9 +290,18 @@ func (r *resolver) memberNamed(t analyze.SymID, name string, kind analyze.Symbol
 // externCrate returns the library crate that name refers to from crate c:
 // a path dependency, the package's own library (from its binaries, tests,
 // examples), or any library of the load with that name.
+//
+// The answer is memoised in c, or in a worker's own memo in the parallel
+// phase, where c is only read.
 func (r *resolver) externCrate(c *crateInfo, name string) *crateInfo {
 	if x, ok := c.externs[name]; ok {
 		return x
+	}
+	key := externKey{c, name}
+	if r.externMemo != nil {
+		if x, ok := r.externMemo[key]; ok {
+			return x
+		}
 	}
 	var found *crateInfo
 	if pkgName, ok := c.pkg.Deps[name]; ok {
@@ -318,8 +327,17 @@ func (r *resolver) externCrate(c *crateInfo, name string) *crateInfo {
 			found = lib
 		}
 	}
-	c.externs[name] = found
+	if r.externMemo != nil {
+		r.externMemo[key] = found
+	} else {
+		c.externs[name] = found
+	}
 	return found
+}
+
+type externKey struct {
+	c    *crateInfo
+	name string
 }
 
 // typesOf returns the types a type path names in scope: a generic

@@ -1,0 +1,109 @@
+package rust
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/sourcegraph/conc"
+
+	"github.com/ctxexpand/ctxexpand/analyze"
+)
+
+// Resolution of references in parallel.
+//
+// Every file's references are resolved independently of the others once
+// the module tree, the use declarations and the member tables are built:
+// they only read those tables. What they would write is kept apart:
+//
+//   - memos filled on demand (a module-level use declaration's resolution,
+//     what a type alias stands for) are filled beforehand by freeze, on
+//     one goroutine in a fixed order, and only read afterwards;
+//   - the guard against glob-import cycles (active) and the memo of
+//     extern crate names belong to each worker;
+//   - each file's edges go into its own buffer and its imports into its own
+//     map; the buffers are appended to the facts in file order.
+//
+// So a worker count of 1 and of 64 give the same facts, edge for edge and
+// in the same order.
+
+// freeze fills, in file and symbol order, every memo that resolving
+// references would otherwise fill on demand, so that the workers only read
+// shared state.
+func (r *resolver) freeze() {
+	for _, u := range r.useRefs {
+		r.resolveUse(u)
+	}
+	for s := range r.facts.Symbols {
+		if r.facts.Symbols[s].Kind == analyze.KindTypeAlias {
+			r.typeTargets(analyze.SymID(s), 0)
+		}
+	}
+}
+
+// worker returns a copy of r for one goroutine of the reference phase: the
+// shared tables are read through it; its cycle guard, extern crate memo
+// and edge buffer are its own.
+func (r *resolver) worker() *resolver {
+	w := *r
+	w.active = map[lookupKey]bool{}
+	w.externMemo = map[externKey]*crateInfo{}
+	w.sink = nil
+	return &w
+}
+
+// addEdge buffers an edge found while resolving a file's references.
+func (r *resolver) addEdge(e analyze.Edge) {
+	r.sink = append(r.sink, e)
+}
+
+// references resolves every file's references into edges on up to
+// r.workers goroutines, checking ctx between files. It reports whether it
+// finished; when it did not, the edges of the files done are kept.
+func (r *resolver) references(ctx context.Context) bool {
+	r.freeze()
+	r.imports = make([]map[string]int, len(r.files))
+	edges := make([][]analyze.Edge, len(r.files))
+	workers := min(max(1, r.workers), max(1, len(r.files)))
+	var next atomic.Int64
+	var stopped atomic.Bool
+	var wg conc.WaitGroup // re-panics in Wait, where run recovers
+	for range workers {
+		w := r.worker()
+		wg.Go(func() {
+			for {
+				fi := int(next.Add(1) - 1)
+				if fi >= len(r.files) {
+					return
+				}
+				if ctx.Err() != nil {
+					stopped.Store(true)
+					return
+				}
+				fd := r.files[fi]
+				if fd.mod == nil {
+					continue
+				}
+				w.sink = nil
+				w.fileReferences(fi, fd)
+				edges[fi] = w.sink
+			}
+		})
+	}
+	wg.Wait()
+	// The edges of the files done are kept when ctx ended early.
+	n := len(r.facts.Edges)
+	for _, es := range edges {
+		n += len(es)
+	}
+	if n > cap(r.facts.Edges) {
+		grown := make([]analyze.Edge, len(r.facts.Edges), n)
+		copy(grown, r.facts.Edges)
+		r.facts.Edges = grown
+	}
+	for _, es := range edges {
+		for _, e := range es {
+			r.facts.AddEdge(e)
+		}
+	}
+	return !stopped.Load()
+}
