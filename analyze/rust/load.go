@@ -111,8 +111,20 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 	if opt.Progress != nil {
 		opt.Progress("rust: resolving names", 0, 0)
 	}
-	r := newResolver(facts, abs)
-	r.workers = opt.Workers
+	resolveParsed(ctx, facts, results, pkgs, opt.Workers)
+	if ctx.Err() != nil {
+		facts.Partial = true
+		facts.Problemf(analyze.ProblemLimit, "", 0, "load stopped early (%v); the facts are partial", ctx.Err())
+	}
+	facts.Normalize()
+	return facts, nil
+}
+
+// resolveParsed adds the parsed files to facts and resolves them with up
+// to workers goroutines (0 means GOMAXPROCS). results are only read.
+func resolveParsed(ctx context.Context, facts *analyze.Facts, results []parsed, pkgs map[string]*cargo.Package, workers int) {
+	r := newResolver(facts, facts.Root)
+	r.workers = workers
 	if r.workers <= 0 {
 		r.workers = runtime.GOMAXPROCS(0)
 	}
@@ -123,12 +135,6 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 		}
 	}
 	r.run(ctx, pkgs)
-	if ctx.Err() != nil {
-		facts.Partial = true
-		facts.Problemf(analyze.ProblemLimit, "", 0, "load stopped early (%v); the facts are partial", ctx.Err())
-	}
-	facts.Normalize()
-	return facts, nil
 }
 
 // run resolves the parsed files. A panic here is a defect of the loader,
