@@ -36,7 +36,8 @@
 //     declarations (groups, globs, renames, pub use re-exports, extern
 //     crates) and impl headers; then every file's references, in parallel
 //     on [Options.Workers] goroutines (parallel.go), which is most of the
-//     resolution's time; then the test links and imports, on one goroutine.
+//     resolution's time; then the test links, by name on the same workers;
+//     then the imports.
 //
 // # Determinism
 //
@@ -48,7 +49,8 @@
 // symbol order: in a cycle of glob re-exports a memo's content depends on
 // the order in which it is filled, so that order is fixed. Each worker has
 // its own guard against glob cycles and its own memo of extern crate names
-// (both give the same answer whoever asks); each file's edges go into its
+// (both give the same answer whoever asks), and its own memo of the names
+// a test in a module can designate; each file's edges go into its
 // own buffer and its imports into its own map, and the buffers are appended
 // to the facts in file order. [analyze.Facts.Normalize] then sorts every
 // table.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -128,6 +129,15 @@ func resolveParsed(ctx context.Context, facts *analyze.Facts, results []parsed, 
 	if r.workers <= 0 {
 		r.workers = runtime.GOMAXPROCS(0)
 	}
+	nFiles, nSyms := 0, 0
+	for _, res := range results {
+		if res.syn != nil {
+			nFiles++
+			nSyms += len(res.syn.items)
+		}
+	}
+	facts.Files = slices.Grow(facts.Files, nFiles)
+	facts.Symbols = slices.Grow(facts.Symbols, nSyms)
 	for _, res := range results {
 		facts.Problems = append(facts.Problems, res.problems...)
 		if res.syn != nil {
@@ -154,7 +164,7 @@ func (r *resolver) run(ctx context.Context, pkgs map[string]*cargo.Package) {
 	r.index()
 	r.structural()
 	if r.references(ctx) {
-		r.linkTests()
+		r.linkTests(ctx)
 	}
 	r.emitImports()
 }

@@ -2,6 +2,7 @@ package rust
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 
 	"github.com/sourcegraph/conc"
@@ -47,6 +48,7 @@ func (r *resolver) worker() *resolver {
 	w := *r
 	w.active = map[lookupKey]bool{}
 	w.externMemo = map[externKey]*crateInfo{}
+	w.testScopes = map[*module]map[string][]analyze.SymID{}
 	w.sink = nil
 	return &w
 }
@@ -62,6 +64,17 @@ func (r *resolver) addEdge(e analyze.Edge) {
 func (r *resolver) references(ctx context.Context) bool {
 	r.freeze()
 	r.imports = make([]map[string]int, len(r.files))
+	return r.eachFile(ctx, func(w *resolver, fi int, fd *fileData) {
+		w.fileReferences(fi, fd)
+	})
+}
+
+// eachFile calls fn for every file that has a module, on up to r.workers
+// goroutines, each with its own worker copy of r (see worker), checking
+// ctx between files. The edges fn adds (addEdge) are appended to the facts
+// in file order once all are done. It reports whether every file was
+// done; when not, the edges of the files done are kept.
+func (r *resolver) eachFile(ctx context.Context, fn func(w *resolver, fi int, fd *fileData)) bool {
 	edges := make([][]analyze.Edge, len(r.files))
 	workers := min(max(1, r.workers), max(1, len(r.files)))
 	var next atomic.Int64
@@ -84,22 +97,17 @@ func (r *resolver) references(ctx context.Context) bool {
 					continue
 				}
 				w.sink = nil
-				w.fileReferences(fi, fd)
+				fn(w, fi, fd)
 				edges[fi] = w.sink
 			}
 		})
 	}
 	wg.Wait()
-	// The edges of the files done are kept when ctx ended early.
 	n := len(r.facts.Edges)
 	for _, es := range edges {
 		n += len(es)
 	}
-	if n > cap(r.facts.Edges) {
-		grown := make([]analyze.Edge, len(r.facts.Edges), n)
-		copy(grown, r.facts.Edges)
-		r.facts.Edges = grown
-	}
+	r.facts.Edges = slices.Grow(r.facts.Edges, n-len(r.facts.Edges))
 	for _, es := range edges {
 		for _, e := range es {
 			r.facts.AddEdge(e)

@@ -50,7 +50,8 @@ type resolver struct {
 	// before it (externMemo nil: extern crates are memoised in crateInfo).
 	active     map[lookupKey]bool
 	externMemo map[externKey]*crateInfo
-	sink       []analyze.Edge // the edges of the file being resolved
+	testScopes map[*module]map[string][]analyze.SymID // testScope's, by module
+	sink       []analyze.Edge                         // the edges of the file being resolved
 }
 
 func newResolver(facts *analyze.Facts, rootName string) *resolver {

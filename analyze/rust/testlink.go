@@ -1,6 +1,8 @@
 package rust
 
 import (
+	"context"
+	"slices"
 	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -9,9 +11,12 @@ import (
 // linkTests adds EdgeTests from test code to the non-test items it calls,
 // references or whose macros it invokes, and from each test function to the
 // item its name designates (find_by_email_returns_user tests
-// find_by_email) when exactly one item in its scope has that name.
-func (r *resolver) linkTests() {
+// find_by_email) when exactly one item in its scope has that name. The
+// latter runs on the workers (eachFile), each with its own memo of test
+// scopes.
+func (r *resolver) linkTests(ctx context.Context) {
 	n := len(r.facts.Edges)
+	var tests []analyze.Edge
 	for i := 0; i < n; i++ {
 		e := r.facts.Edges[i]
 		switch e.Kind {
@@ -20,41 +25,41 @@ func (r *resolver) linkTests() {
 			continue
 		}
 		if r.isTestCode(e.From) && !r.isTestCode(e.To) {
-			r.facts.AddEdge(analyze.Edge{From: e.From, To: e.To, Kind: analyze.EdgeTests, Exact: e.Exact, Line: e.Line})
+			tests = append(tests, analyze.Edge{From: e.From, To: e.To, Kind: analyze.EdgeTests, Exact: e.Exact, Line: e.Line})
 		}
 	}
-	scopes := map[*module]map[string][]analyze.SymID{}
-	for fi, fd := range r.files {
-		if fd.mod == nil {
-			continue
-		}
+	r.facts.Edges = slices.Grow(r.facts.Edges, len(tests))
+	for _, e := range tests {
+		r.facts.AddEdge(e)
+	}
+	r.eachFile(ctx, func(w *resolver, fi int, fd *fileData) {
 		for idx := range fd.syn.items {
 			it := &fd.syn.items[idx]
 			if !it.test {
 				continue
 			}
 			s := fd.base + analyze.SymID(idx)
-			m := r.symMod[s]
+			m := w.symMod[s]
 			if m == nil {
 				continue
 			}
-			names, ok := scopes[m]
+			names, ok := w.testScopes[m]
 			if !ok {
-				names = r.testScope(fi, m)
-				scopes[m] = names
+				names = w.testScope(m)
+				w.testScopes[m] = names
 			}
-			if t, ok := designated(it.name, names); ok && !r.isTestCode(t) {
-				r.facts.AddEdge(analyze.Edge{From: s, To: t, Kind: analyze.EdgeTests, Exact: false, Line: it.decl})
+			if t, ok := designated(it.name, names); ok && !w.isTestCode(t) {
+				w.addEdge(analyze.Edge{From: s, To: t, Kind: analyze.EdgeTests, Exact: false, Line: it.decl})
 			}
 		}
-	}
+	})
 }
 
 // testScope indexes by normalised name the items a test in module m can
 // mean: for a #[cfg(test)] module, the items of the module it tests and
 // the methods of its types; plus everything m imports and those types'
 // methods (how integration tests reach the crate).
-func (r *resolver) testScope(fi int, m *module) map[string][]analyze.SymID {
+func (r *resolver) testScope(m *module) map[string][]analyze.SymID {
 	names := map[string][]analyze.SymID{}
 	add := func(s analyze.SymID) {
 		if r.isTestCode(s) {
