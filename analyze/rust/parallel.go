@@ -10,7 +10,8 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze"
 )
 
-// Resolution of references in parallel.
+// Resolution of references, and of the tests named after items, in
+// parallel.
 //
 // Every file's references are resolved independently of the others once
 // the module tree, the use declarations and the member tables are built:
@@ -19,8 +20,9 @@ import (
 //   - memos filled on demand (a module-level use declaration's resolution,
 //     what a type alias stands for) are filled beforehand by freeze, on
 //     one goroutine in a fixed order, and only read afterwards;
-//   - the guard against glob-import cycles (active) and the memo of
-//     extern crate names belong to each worker;
+//   - the guard against glob-import cycles (active), the memo of extern
+//     crate names and that of test scopes belong to each worker (they give
+//     the same answer whichever worker asks);
 //   - each file's edges go into its own buffer and its imports into its own
 //     map; the buffers are appended to the facts in file order.
 //
@@ -42,8 +44,8 @@ func (r *resolver) freeze() {
 }
 
 // worker returns a copy of r for one goroutine of the reference phase: the
-// shared tables are read through it; its cycle guard, extern crate memo
-// and edge buffer are its own.
+// shared tables are read through it; its cycle guard, extern crate and
+// test scope memos and edge buffer are its own.
 func (r *resolver) worker() *resolver {
 	w := *r
 	w.active = map[lookupKey]bool{}
