@@ -7,7 +7,7 @@ import (
 	"io/fs"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 	"github.com/ctxexpand/ctxexpand/engine"
 )
 

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
 	"github.com/ctxexpand/ctxexpand/engine"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/ctxexpand/ctxexpand/benchmarks/varied"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 	"github.com/ctxexpand/ctxexpand/engine"
 )
 
