@@ -13,8 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ctxexpand/ctxexpand/engine/resident"
 	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 )
 
 // Options configures a Server. Root is required; the zero value of every
