@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/diffmode"
@@ -194,6 +195,42 @@ func ReadPatch(ctx context.Context, root string, r io.Reader, from string) (*Cha
 	if d.CRLF {
 		ch.Notes = append(ch.Notes, "the diff has CRLF line endings; they were read as LF")
 	}
+	return ch, nil
+}
+
+// ReadRange reads git's diff of r in root as it stands, with no merge
+// base looked for (the MCP server's diff_context compares what it is
+// given). When r's new side is the working tree, up to untracked files
+// that git does not track yet are added as new files. A diff that can be
+// read only in part is kept up to where it breaks, with a note. The
+// files are in path order; What and Subjects are the caller's to set.
+func ReadRange(ctx context.Context, root string, r diffmode.Range, untracked int) (*Change, error) {
+	g := &diffmode.Git{Dir: root}
+	raw, err := g.Diff(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	ch := &Change{Root: root, Sources: diffmode.RevSource(g, r.Base)}
+	d, err := diffmode.ParseBytes(raw, diffmode.Options{})
+	if err != nil {
+		if d == nil {
+			return nil, diffError("git's diff", err)
+		}
+		ch.Notes = append(ch.Notes, fmt.Sprintf("part of the diff could not be read (%v); the files before it are reviewed", err))
+	}
+	if untracked > 0 && r.Head == "" && !r.Staged {
+		files, more, unread, err := g.UntrackedFiles(ctx, untracked)
+		if err != nil {
+			ch.Notes = append(ch.Notes, "untracked files could not be listed: "+err.Error())
+		}
+		d.Files = append(d.Files, files...)
+		ch.Notes = append(ch.Notes, unread...)
+		if more {
+			ch.Notes = append(ch.Notes, fmt.Sprintf("only the first %d untracked files are included", untracked))
+		}
+	}
+	sort.SliceStable(d.Files, func(i, j int) bool { return d.Files[i].Path() < d.Files[j].Path() })
+	ch.Diff = d
 	return ch, nil
 }
 

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -126,44 +125,26 @@ func (s *Server) diffContext(ctx context.Context, sess *engine.Session, in DiffA
 	if err != nil {
 		return nil, err
 	}
-	g := &diffmode.Git{Dir: sess.Root}
-	raw, err := g.Diff(ctx, rng.rng)
+	ch, err := engine.ReadRange(ctx, sess.Root, rng.rng, maxUntracked)
 	if err != nil {
-		return nil, toolErrorf("running git diff (%s): %v", rng.label, err)
+		return nil, toolErrorf("reading the diff of the %s: %v", rng.label, err)
 	}
-	notes := rng.notes
-	d, err := diffmode.ParseBytes(raw, diffmode.Options{})
-	if err != nil {
-		if d == nil {
-			return nil, toolErrorf("reading git's diff (%s): %v", rng.label, err)
-		}
-		notes = append(notes, fmt.Sprintf("part of the diff could not be read (%v); the files before it are reviewed", err))
-	}
-	if rng.workTree {
-		files, more, unread, err := g.UntrackedFiles(ctx, maxUntracked)
-		if err != nil {
-			notes = append(notes, "untracked files could not be listed: "+err.Error())
-		}
-		d.Files = append(d.Files, files...)
-		notes = append(notes, unread...)
-		if more {
-			notes = append(notes, fmt.Sprintf("only the first %d untracked files are included", maxUntracked))
-		}
-	}
+	d := ch.Diff
 	if len(d.Files) == 0 {
 		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("No changes: the diff of the %s is empty. Give base (and head) to review committed changes, e.g. base=\"main\".", rng.label)}}}
 		return res, nil
 	}
-	sort.SliceStable(d.Files, func(i, j int) bool { return d.Files[i].Path() < d.Files[j].Path() })
-	rep, err := diffmode.Map(ctx, sess.Facts, d, diffmode.RevSource(g, rng.base))
+	ch.What = "the " + rng.label
+	if rng.subjectsTo != "" && rng.subjectsTo != rng.base {
+		g := &diffmode.Git{Dir: sess.Root}
+		ch.Subjects, _ = g.Subjects(ctx, rng.base, rng.subjectsTo, 10)
+	}
+	rv, err := sess.ReviewChange(ctx, ch, in.Query)
 	if err != nil {
 		return nil, toolErrorf("mapping the diff to symbols: %v", err)
 	}
-	var subjects []string
-	if rng.subjectsTo != "" && rng.subjectsTo != rng.base {
-		subjects, _ = g.Subjects(ctx, rng.base, rng.subjectsTo, 10)
-	}
-	req = engine.ReviewRequest(req, engine.Review{Diff: d, Report: rep, What: "the " + rng.label, Subjects: subjects, Words: in.Query, Notes: notes})
+	rv.Notes = append(rng.notes, ch.Notes...)
+	req = engine.ReviewRequest(req, rv)
 	res, err := s.pagedBundle(ctx, sess, req, page, "diff_context")
 	if err != nil {
 		return nil, err
