@@ -72,9 +72,10 @@
 //
 // [ReadChange] reads the change to review from git (the working tree,
 // the index, or a range from a merge base, a head other than the
-// checked-out tree extracted to a temporary directory), [ReadPatch] reads
-// one from a unified diff, and [Session.ReviewChange] maps it onto the
-// facts of its new side, giving a [Review]. [ReviewRequest] turns a [Review] (a parsed diff mapped onto the new
+// checked-out tree extracted to a temporary directory), [ReadRange]
+// reads git's diff of a range as given (untracked files added as new),
+// [ReadPatch] reads one from a unified diff, and [Session.ReviewChange]
+// maps it onto the facts of its new side, giving a [Review]. [ReviewRequest] turns a [Review] (a parsed diff mapped onto the new
 // side's facts) into a Request: the query names the changed symbols, the
 // changed places are pinned first, and the list of changes and the diff,
 // fitted to [DiffShare] of the budget, lead the bundle. It never fetches
@@ -108,8 +109,10 @@
 // index as a pack, and [SeedFromPack] adds one to another index.
 //
 // [FetchPack] reads a pack from a file or a URL, [WritePackFile] writes
-// one atomically, and [ConfigLoad] gives the load options (ignore rules,
-// their index key, SCIP indexes) a configuration file asks for.
+// one atomically, [ExportSCIP] writes the facts as a SCIP index for other
+// tools, [ConfigLoad] gives the load options (ignore rules, their index
+// key, SCIP indexes) a configuration file asks for, and [FindRoot] finds
+// the repository a directory is in.
 //
 // A resident session (LoadOptions.Resident), kept by a long-running
 // process, is brought up to date after edits with [Reopen], which reuses
