@@ -80,8 +80,9 @@ func open(ctx context.Context, root string, opt LoadOptions, prev *Session, ch C
 	lctx, cancel := loadContext(ctx)
 	defer cancel()
 	hist := make(chan *githistory.Stats, 1)
+	hopt := opt // the history's own copy: the load below changes opt
 	go func() {
-		if opt.NoHistory {
+		if hopt.NoHistory {
 			hist <- nil
 			return
 		}
@@ -89,7 +90,7 @@ func open(ctx context.Context, root string, opt LoadOptions, prev *Session, ch C
 			hist <- prev.history
 			return
 		}
-		st, _ := loadHistory(lctx, root, opt) // history.go
+		st, _ := loadHistory(lctx, root, hopt) // history.go
 		hist <- st
 	}()
 	facts, err := Load(lctx, root, opt)
