@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 	"sync"
 
@@ -135,21 +134,4 @@ func (s *Session) IncludedAt(ctx context.Context, out *Output, req Request, budg
 		}
 	}
 	return inc, lines, nil
-}
-
-// Commit is the git commit the repository is at, or "" when it is not a
-// git checkout (or git is missing). Computed once per session.
-func (s *Session) Commit() string {
-	s.commitOnce.Do(func() {
-		if s.FixedCommit != "" {
-			s.commit = s.FixedCommit
-			return
-		}
-		cmd := exec.Command("git", "-C", s.Root, "rev-parse", "--verify", "--quiet", "HEAD")
-		b, err := cmd.Output()
-		if err == nil {
-			s.commit = strings.TrimSpace(string(b))
-		}
-	})
-	return s.commit
 }

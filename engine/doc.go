@@ -64,9 +64,18 @@
 // [Run] is the one-shot form: it opens Request.Root with Request.Load,
 // answers the request, and closes the session.
 //
+// [Session.Page] cuts a ranking into pages of one budget each (the MCP
+// tools' page argument), and [RelatedRequest] with [Session.Related]
+// ranks the neighbours of one file.
+//
 // # Diff review
 //
-// [ReviewRequest] turns a [Review] (a parsed diff mapped onto the new
+// [ReadChange] reads the change to review from git (the working tree,
+// the index, or a range from a merge base, a head other than the
+// checked-out tree extracted to a temporary directory), [ReadRange]
+// reads git's diff of a range as given (untracked files added as new),
+// [ReadPatch] reads one from a unified diff, and [Session.ReviewChange]
+// maps it onto the facts of its new side, giving a [Review]. [ReviewRequest] turns a [Review] (a parsed diff mapped onto the new
 // side's facts) into a Request: the query names the changed symbols, the
 // changed places are pinned first, and the list of changes and the diff,
 // fitted to [DiffShare] of the budget, lead the bundle. It never fetches
@@ -99,10 +108,19 @@
 // concurrent processes and damaged entries. [WritePack] writes a root's
 // index as a pack, and [SeedFromPack] adds one to another index.
 //
+// [FetchPack] reads a pack from a file or a URL, [WritePackFile] writes
+// one atomically, [ExportSCIP] writes the facts as a SCIP index for other
+// tools, [ConfigLoad] gives the load options (ignore rules, their index
+// key, SCIP indexes) a configuration file asks for, and [FindRoot] finds
+// the repository a directory is in.
+//
 // A resident session (LoadOptions.Resident), kept by a long-running
 // process, is brought up to date after edits with [Reopen], which reuses
 // what the changes cannot have touched, and stores what it holds in
-// memory with [Session.Persist]. It keeps the text of every file of its
+// memory with [Session.Persist]. Package engine/resident keeps such
+// sessions current with the files on disk (a watched repository, a
+// generation per applied edit); the resident server and the MCP server
+// hold one. It keeps the text of every file of its
 // facts, as its load read it (source.go), so that its answers are those
 // of the tree it was loaded from however often the files are saved since.
 //
@@ -115,5 +133,23 @@
 //
 // [Ranker] is the whole engine as an eval.Ranker, cold or sharing loaded
 // sessions through a [SessionCache]; [ModelReplay] replays a ranking
-// model on feature dumps.
+// model on feature dumps. [Rankers], [TextWeightRankers], [DumpRanker]
+// and [ReplayRankers] are the sets ctxexpand bench compares.
+//
+// # Layout
+//
+// The package has two halves with a one-way dependency between them.
+// Loading — session.go (the Session's data, Open, Close), load.go (the
+// language loaders), lsp.go, scip.go, history.go, configload.go, the
+// on-disk index's orchestration (indexed.go, lexstore.go, tokens.go,
+// pack.go, packfile.go), the resident reload (residentload.go, reopen.go,
+// source.go), and the time limits and logging both halves use
+// (deadline.go, log.go) — builds on its own. Querying — request.go,
+// run.go (Query, Run), refs.go, bundle.go, assemble.go, report.go,
+// page.go, related.go, review.go, change.go, and the benchmark's
+// ranker.go, rankerset.go and replay.go — uses what a Session holds and
+// never the reverse; TestLoadingStandsAlone builds the loading files
+// alone to keep it so. The doors (cmd/ctxexpand: the command line, the
+// MCP server, the resident server's socket) map their flags and
+// arguments onto this API and render what it returns.
 package engine

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -188,4 +190,34 @@ func applyIgnoreRules(facts *analyze.Facts, opt LoadOptions) {
 	if opt.IgnoreProblems != nil {
 		facts.Problems = append(facts.Problems, opt.IgnoreProblems()...)
 	}
+}
+
+// FindRoot is the repository that dir is in: the nearest ancestor of dir
+// (dir included) holding go.mod, Cargo.toml, .git, go.work or index.scip;
+// dir itself when none does.
+func FindRoot(dir string) string {
+	d := dir
+	for {
+		for _, marker := range []string{"go.mod", "Cargo.toml", ".git", "go.work", "index.scip"} {
+			if _, err := os.Stat(d + string(os.PathSeparator) + marker); err == nil {
+				return d
+			}
+		}
+		parent := parentDir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+func parentDir(d string) string {
+	i := strings.LastIndexByte(strings.TrimRight(d, string(os.PathSeparator)), os.PathSeparator)
+	if i <= 0 {
+		if strings.HasPrefix(d, string(os.PathSeparator)) {
+			return string(os.PathSeparator)
+		}
+		return d
+	}
+	return d[:i]
 }

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/eval"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/index"
@@ -147,26 +146,21 @@ const reviewBudget = 16000
 // reviewOfWorkTree is the review of the uncommitted change to paths in
 // root's work tree against HEAD, as ctxexpand diff -- PATHS sees it
 // (limited to them: a mirror may lack the blobs of files the checkout
-// could not write, which git diff would otherwise try to read).
+// could not write, which git diff would otherwise try to read). Its title
+// names no commit and it carries no notes, as the benchmark's reviews
+// always have.
 func reviewOfWorkTree(ctx context.Context, s *Session, root, words string, paths []string) (Review, error) {
-	g := &diffmode.Git{Dir: root}
-	head, err := g.Commit(ctx, "HEAD")
+	ch, err := ReadChange(ctx, root, ChangeSpec{Paths: paths})
 	if err != nil {
 		return Review{}, err
 	}
-	raw, err := g.Diff(ctx, diffmode.Range{Base: head, Paths: paths})
-	if err != nil {
-		return Review{}, err
-	}
-	d, err := diffmode.ParseBytes(raw, diffmode.Options{})
-	if err != nil {
-		return Review{}, fmt.Errorf("parsing git's diff: %w", err)
-	}
-	rep, err := diffmode.Map(ctx, s.Facts, d, diffmode.RevSource(g, head))
+	defer ch.Close()
+	rv, err := s.ReviewChange(ctx, ch, words)
 	if err != nil {
 		return Review{}, fmt.Errorf("mapping the diff to symbols: %w", err)
 	}
-	return Review{Diff: d, Report: rep, What: "the working tree against HEAD", Words: words}, nil
+	rv.What, rv.Subjects, rv.Notes = "the working tree against HEAD", nil, nil
+	return rv, nil
 }
 
 // declOf describes a symbol for function-level scoring.

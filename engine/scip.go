@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -97,4 +98,32 @@ func scipStamp(root string, indexes []string) string {
 		}
 	}
 	return b.String()
+}
+
+// ExportSCIP writes the Go and Rust files of facts as a SCIP index to
+// path, atomically: a reader never sees half a file. toolVersion names
+// the writer in the index's metadata.
+func ExportSCIP(path string, facts *analyze.Facts, toolVersion string) (scip.ExportStats, error) {
+	idx, st := scip.Export(facts, scip.ExportOptions{ToolVersion: toolVersion})
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return st, fmt.Errorf("writing the SCIP index: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	err = scip.WriteIndex(w, idx)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return st, fmt.Errorf("writing the SCIP index %s: %w", path, err)
+	}
+	return st, nil
 }

@@ -31,6 +31,25 @@ type ReplayRanker interface {
 	Order(rec *DumpRecord, x [][]float64) ([]int, error)
 }
 
+// KeepDumps selects dumps for ReadDumps: those of the instances named in
+// ids (nil keeps every instance) that pass f's language and repository
+// filters (repositories compared as written), at most f.Limit of them (0:
+// all). PerRepo does not apply to dumps.
+func KeepDumps(ids map[string]bool, f Filter) func(*DumpRecord) bool {
+	n := 0
+	return func(rec *DumpRecord) bool {
+		switch {
+		case ids != nil && !ids[rec.ID],
+			len(f.Repos) > 0 && !slices.Contains(f.Repos, rec.Repo),
+			len(f.Langs) > 0 && !slices.Contains(f.Langs, rec.Lang),
+			f.Limit > 0 && n >= f.Limit:
+			return false
+		}
+		n++
+		return true
+	}
+}
+
 // ReadDumps reads the dumps under dir (DIR/OWNER+NAME/COMMIT.json.gz) in
 // path order; keep, when set, selects the instances to return.
 func ReadDumps(dir string, keep func(*DumpRecord) bool) ([]DumpRecord, error) {

@@ -10,7 +10,7 @@
 //	func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
 //
 // Benchmarks that report CPU time next to wall time read it from
-// [CPUTime].
+// [CPUTime]; tests that wait on a run give up after [Watchdog].
 package testenv
 
 import (
@@ -20,7 +20,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
+
+// Watchdog is how long any run (of the command line, a server, a
+// reload) may take before it counts as a hang. Runs take well under a
+// second; the margin is for a loaded CI machine under the race detector.
+const Watchdog = 90 * time.Second
 
 // Run sets the environment up, runs the tests and removes what they left
 // in the temporary home, returning the exit code for os.Exit.

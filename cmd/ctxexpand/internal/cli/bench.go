@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/eval"
-	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/rank/learn"
@@ -121,21 +119,7 @@ checkouts are cached in --work and reused across runs.`,
 }
 
 func (o *benchOptions) rankers() ([]eval.Ranker, error) {
-	shared := engine.NewSessionCache(max(2, o.Jobs*2))
-	shared.NoHistory = o.NoHistory
-	all := map[string]eval.Ranker{
-		"bm25":              eval.NewBM25(),
-		"names":             eval.NewNames(),
-		"ctxexpand":         &engine.Ranker{Label: "ctxexpand", Strategy: "auto", NoHistory: o.NoHistory},
-		"ctxexpand-hand":    &engine.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Sessions: shared},
-		"ctxexpand-learned": &engine.Ranker{Label: "ctxexpand-learned", Strategy: "auto", Ranker: expand.RankerLearned, Sessions: shared},
-	}
-	order := []string{"bm25", "ctxexpand", "ctxexpand-learned", "ctxexpand-hand"}
-	for _, n := range expand.Names() {
-		name := "ctxexpand-" + n
-		all[name] = &engine.Ranker{Label: name, Strategy: n, Sessions: shared}
-		order = append(order, name)
-	}
+	all, order := engine.Rankers(o.NoHistory, max(2, o.Jobs*2))
 	if len(o.Rankers) > 0 {
 		order = o.Rankers
 	}
@@ -258,18 +242,7 @@ func (o *benchOptions) weightRankers() ([]eval.Ranker, error) {
 	if err != nil {
 		return nil, err
 	}
-	shared := engine.NewSessionCache(2)
-	shared.NoHistory = o.NoHistory
-	shared.Index = st
-	out := []eval.Ranker{eval.NewBM25()}
-	names := make([]string, 0, len(sets))
-	for name := range sets {
-		names = append(names, name)
-	}
-	for _, name := range sortedStrings(names) {
-		out = append(out, &engine.Ranker{Label: "ctxexpand-tw-" + name, Strategy: "auto", Sessions: shared, TextWeights: sets[name]})
-	}
-	return out, nil
+	return engine.TextWeightRankers(st, o.NoHistory, sets), nil
 }
 
 func (o *benchOptions) openIndex() (*index.Store, error) {
@@ -292,7 +265,7 @@ func (o *benchOptions) dumpRankers() ([]eval.Ranker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []eval.Ranker{&engine.Ranker{Label: "ctxexpand-hand", Strategy: "auto", Ranker: expand.RankerHand, Features: true, Index: st, NoHistory: o.NoHistory}}, nil
+	return []eval.Ranker{engine.DumpRanker(st, o.NoHistory)}, nil
 }
 
 // replayRankers are the rankers --replay runs, by name.
@@ -311,16 +284,9 @@ func (o *benchOptions) replayRankers() ([]eval.ReplayRanker, error) {
 	if err != nil || model == nil {
 		return nil, fmt.Errorf("no ranking model to replay (pass --model FILE): %v", err)
 	}
-	all := map[string]eval.ReplayRanker{
-		"bm25":           eval.FeatureOrder{Label: "bm25", Feature: "bm25"},
-		"hand":           eval.FeatureOrder{Label: "hand", Feature: "hand"},
-		"learned":        &engine.ModelReplay{Label: "learned", Model: model, Mode: engine.ReplayLearned},
-		"learned-margin": &engine.ModelReplay{Label: "learned-margin", Model: model, Mode: engine.ReplayMargin},
-		"ctxexpand":      &engine.ModelReplay{Label: "ctxexpand", Model: model, Mode: engine.ReplayAuto},
-	}
-	names := o.Rankers
-	if len(names) == 0 {
-		names = []string{"bm25", "ctxexpand", "learned", "learned-margin", "hand"}
+	all, names := engine.ReplayRankers(model)
+	if len(o.Rankers) > 0 {
+		names = o.Rankers
 	}
 	return pickRankers(all, names, " for --replay")
 }
@@ -371,16 +337,5 @@ func (o *benchOptions) replayFilter() (func(*eval.DumpRecord) bool, error) {
 			ids[in.ID] = true
 		}
 	}
-	n := 0
-	return func(rec *eval.DumpRecord) bool {
-		switch {
-		case ids != nil && !ids[rec.ID],
-			len(o.RepoSel) > 0 && !slices.Contains(o.RepoSel, rec.Repo),
-			len(o.Langs) > 0 && !slices.Contains(o.Langs, rec.Lang),
-			o.Limit > 0 && n >= o.Limit:
-			return false
-		}
-		n++
-		return true
-	}, nil
+	return eval.KeepDumps(ids, eval.Filter{Langs: o.Langs, Repos: o.RepoSel, Limit: o.Limit}), nil
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/ctxexpand/ctxexpand/config"
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/index"
 )
@@ -118,11 +117,4 @@ func noticeTo(io *IO, quiet bool) func(string) {
 			fmt.Fprintln(io.Err, "ctxexpand: "+msg)
 		}
 	}
-}
-
-// ignoreKey names the configured ignore rules for the index: what the
-// ignore files under the root say is fingerprinted with the files; what
-// the configuration adds is not a file there.
-func ignoreKey(s config.Settings) string {
-	return fmt.Sprintf("%#v", s.IgnoreOptions())
 }

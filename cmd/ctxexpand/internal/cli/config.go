@@ -10,7 +10,6 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/config"
 	"github.com/ctxexpand/ctxexpand/engine"
-	"github.com/ctxexpand/ctxexpand/ignore"
 )
 
 // configFlags are the flags that override keys of the configuration file:
@@ -63,9 +62,10 @@ func (o *expandOptions) settings(root string) (config.Settings, error) {
 
 // applyConfig resolves the settings, writes them back into the options
 // that the run reads, and gives the load options they ask for: the
-// ignore rules and the key that names them in the index (ignoreKey),
-// SCIP indexes, the history prior, and io's log. Every command that loads
-// a repository with the configuration gets its load options here.
+// ignore rules and the key that names them in the index, SCIP indexes
+// (engine.ConfigLoad), the history prior, and io's log. Every command
+// that loads a repository with the configuration gets its load options
+// here.
 func (o *expandOptions) applyConfig(io *IO, root string) (config.Settings, engine.LoadOptions, error) {
 	s, err := o.settings(root)
 	if err != nil {
@@ -73,12 +73,12 @@ func (o *expandOptions) applyConfig(io *IO, root string) (config.Settings, engin
 	}
 	o.Budget, o.Tokenizer, o.Format, o.Strategy = s.Budget, s.Tokenizer, s.Format, s.Strategy
 	o.Depth, o.MaxFiles, o.NoTests, o.Timeout = s.Depth, s.MaxFiles, s.NoTests, s.Timeout
-	m, err := ignore.Load(root, s.IgnoreOptions())
+	load, err := engine.ConfigLoad(root, s)
 	if err != nil {
 		return s, engine.LoadOptions{}, usageError{err}
 	}
-	return s, engine.LoadOptions{Ignore: m.Match, Generated: m.MatchGenerated, IgnoreProblems: m.Problems, NoHistory: o.NoHistory,
-		SCIP: s.SCIP, NoSCIP: o.NoSCIP, IndexKey: ignoreKey(s), Logger: io.Log}, nil
+	load.NoHistory, load.NoSCIP, load.Logger = o.NoHistory, o.NoSCIP, io.Log
+	return s, load, nil
 }
 
 // displayPath names a file relative to the working directory when it lies

@@ -8,9 +8,11 @@
 // onto an engine.Request (expand.go's request) and leave checking it to
 // the engine (engine.Request.Validate); flagError words a fault with the
 // flag's name. Their load options come from the configuration through
-// applyConfig (config.go), and what they print from engine.Output.Render,
-// whether the run was local or answered by a server (viaserver.go, which
-// sends the engine.Request itself).
+// applyConfig (config.go, with engine.ConfigLoad), and what they print
+// from engine.Output.Render, whether the run was local or answered by a
+// server (viaserver.go, which sends the engine.Request itself). The
+// change diff reviews is read by engine.ReadChange or engine.ReadPatch;
+// diff words their refusals.
 //
 // # The on-disk index
 //

@@ -171,7 +171,7 @@ func resolveRoot(root string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return findRoot(wd), nil
+		return engine.FindRoot(wd), nil
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {

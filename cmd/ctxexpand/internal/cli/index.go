@@ -3,10 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,7 +11,6 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/index"
-	"github.com/ctxexpand/ctxexpand/urlfetch"
 )
 
 // indexOptions are the flags of the index command.
@@ -160,19 +156,12 @@ func indexLoadOptions(io *IO, root, configFile string) (engine.LoadOptions, erro
 	return lo, err
 }
 
-// packDownload bounds a pack fetched from a URL: its time, and its size
-// before decompression.
-const (
-	packDownloadTimeout = 10 * time.Minute
-	packDownloadMax     = 1 << 30
-)
-
 // seed adds what the pack says to the index. Whatever goes wrong (no
 // file, a damaged or refused pack, a failed download) is a note: the run
 // goes on without the pack.
 func (o *indexOptions) seed(ctx context.Context, run *indexedRun, root string, lo engine.LoadOptions) {
 	start := time.Now()
-	data, err := o.readPack(ctx)
+	data, err := engine.FetchPack(ctx, o.FromPack)
 	if err != nil {
 		run.notice(fmt.Sprintf("pack %s not used: %v", o.FromPack, err))
 		return
@@ -198,49 +187,14 @@ func (o *indexOptions) seed(ctx context.Context, run *indexedRun, root string, l
 	run.notice(fmt.Sprintf("pack %s not used: %s", o.FromPack, strings.TrimPrefix(err.Error(), engine.ErrPackRefused.Error()+": ")))
 }
 
-// readPack reads the pack's bytes from a file or a URL.
-func (o *indexOptions) readPack(ctx context.Context) ([]byte, error) {
-	src := o.FromPack
-	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
-		f := urlfetch.New(urlfetch.Options{Timeout: packDownloadTimeout, MaxBytes: packDownloadMax, NoCache: true,
-			UserAgent: "ctxexpand-pack/1"})
-		var b bytes.Buffer
-		if _, err := f.Download(ctx, src, &b); err != nil {
-			return nil, err
-		}
-		return b.Bytes(), nil
-	}
-	data, err := os.ReadFile(src)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, errors.New("no such file (a cache that missed?)")
-	}
-	return data, err
-}
-
-// writePack writes the pack next to its destination, then renames it
-// over it: a reader never sees half a pack.
+// writePack writes the pack (engine.WritePackFile: a reader never sees
+// half a pack) and says what it wrote.
 func (o *indexOptions) writePack(ctx context.Context, io *IO, root string, lo engine.LoadOptions) error {
-	dir := filepath.Dir(o.Pack)
-	tmp, err := os.CreateTemp(dir, filepath.Base(o.Pack)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("writing the pack: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	info, err := engine.WritePack(ctx, root, lo, tmp)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	info, size, err := engine.WritePackFile(ctx, root, lo, o.Pack)
 	if err != nil {
 		return err
 	}
-	st, err := os.Stat(tmp.Name())
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), o.Pack); err != nil {
-		return fmt.Errorf("writing the pack: %w", err)
-	}
-	fmt.Fprintf(io.Out, "pack: %s, %s%s, %d input files\n", o.Pack, humanSize(st.Size()), packCommit(info.Commit), len(info.Inputs))
+	fmt.Fprintf(io.Out, "pack: %s, %s%s, %d input files\n", o.Pack, humanSize(size), packCommit(info.Commit), len(info.Inputs))
 	return nil
 }
 

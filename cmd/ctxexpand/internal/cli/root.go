@@ -134,32 +134,3 @@ func isTerminal(w io.Writer) bool {
 	}
 	return st.Mode()&os.ModeCharDevice != 0
 }
-
-// findRoot is the nearest ancestor of dir holding go.mod, Cargo.toml or
-// .git; dir itself when none does.
-func findRoot(dir string) string {
-	d := dir
-	for {
-		for _, marker := range []string{"go.mod", "Cargo.toml", ".git", "go.work", "index.scip"} {
-			if _, err := os.Stat(d + string(os.PathSeparator) + marker); err == nil {
-				return d
-			}
-		}
-		parent := parentDir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
-	}
-}
-
-func parentDir(d string) string {
-	i := strings.LastIndexByte(strings.TrimRight(d, string(os.PathSeparator)), os.PathSeparator)
-	if i <= 0 {
-		if strings.HasPrefix(d, string(os.PathSeparator)) {
-			return string(os.PathSeparator)
-		}
-		return d
-	}
-	return d[:i]
-}

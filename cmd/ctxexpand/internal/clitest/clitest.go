@@ -2,8 +2,8 @@
 // with in-memory IO, or in a child process (this test binary re-executed
 // as the command, under another GOMAXPROCS or another user), always under
 // a watchdog that fails the test with every goroutine's stack instead of
-// hanging the suite. It also writes test repositories and reads JSON
-// bundles. Only tests import it.
+// hanging the suite ([testenv.Watchdog]). It also reads JSON bundles (test
+// repositories are written with package testfiles). Only tests import it.
 //
 // A test binary that uses [Exec] calls [MainIfChild] first in its TestMain:
 //
@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/cli"
+	"github.com/ctxexpand/ctxexpand/internal/testenv"
 )
 
 // asCLI, set in the environment, makes a test binary run as the command.
@@ -40,11 +41,6 @@ func MainIfChild() {
 		os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 }
-
-// Watchdog is how long any run may take before it counts as a hang. Runs
-// take well under a second; the margin is for a loaded CI machine under
-// the race detector.
-const Watchdog = 90 * time.Second
 
 // Result is what one run of the command line gave.
 type Result struct {
@@ -67,10 +63,10 @@ func Run(t testing.TB, args ...string) Result {
 	select {
 	case code := <-done:
 		return Result{Code: code, Stdout: out.String(), Stderr: errb.String(), Took: time.Since(start)}
-	case <-time.After(Watchdog):
+	case <-time.After(testenv.Watchdog):
 		var stacks bytes.Buffer
 		pprof.Lookup("goroutine").WriteTo(&stacks, 2)
-		t.Fatalf("ctxexpand %q did not return within %v: a hang\n%s", args, Watchdog, stacks.String())
+		t.Fatalf("ctxexpand %q did not return within %v: a hang\n%s", args, testenv.Watchdog, stacks.String())
 		return Result{}
 	}
 }
@@ -94,7 +90,7 @@ func command(ctx context.Context, bin string, args ...string) *exec.Cmd {
 // that any user can run.
 func Exec(t testing.TB, env []string, cred *syscall.Credential, args ...string) Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), Watchdog)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Watchdog)
 	defer cancel()
 	bin := os.Args[0]
 	if cred != nil {
@@ -111,7 +107,7 @@ func Exec(t testing.TB, env []string, cred *syscall.Credential, args ...string) 
 	err := cmd.Run()
 	r := Result{Stdout: out.String(), Stderr: errb.String(), Took: time.Since(start)}
 	if ctx.Err() != nil {
-		t.Fatalf("ctxexpand %q did not return within %v: a hang\n%s", args, Watchdog, r)
+		t.Fatalf("ctxexpand %q did not return within %v: a hang\n%s", args, testenv.Watchdog, r)
 	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.Code = ee.ExitCode()

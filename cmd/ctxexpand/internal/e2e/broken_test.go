@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 // TestBrokenInputs runs every scenario in testdata/broken through the
@@ -33,7 +34,7 @@ import (
 // Every run must also end in time, never panic, and print a JSON bundle
 // when asked for one.
 func TestBrokenInputs(t *testing.T) {
-	archives, err := filepath.Glob(filepath.Join(clitest.ModuleRoot(t), "testdata", "broken", "*.txtar"))
+	archives, err := filepath.Glob(filepath.Join(testfiles.ModuleRoot(t), "testdata", "broken", "*.txtar"))
 	if err != nil || len(archives) == 0 {
 		t.Fatalf("no scenarios in testdata/broken: %v", err)
 	}
@@ -53,7 +54,7 @@ func TestBrokenInputs(t *testing.T) {
 				t.Setenv(k, v)
 			}
 			dir := t.TempDir()
-			clitest.Extract(t, dir, ar)
+			testfiles.Extract(t, dir, ar)
 			r := clitest.Run(t, append([]string{"--root", dir}, sc.args...)...)
 			sc.check(t, dir, ar, r)
 		})
@@ -207,7 +208,7 @@ func TestBrokenFiles(t *testing.T) {
 				for i := 0; b.Len() < 20<<20; i++ {
 					b.WriteString("func F" + strconv.Itoa(i) + "() int { return " + strconv.Itoa(i) + " }\n")
 				}
-				clitest.WriteFile(t, dir, "huge.go", b.Bytes())
+				testfiles.WriteFile(t, dir, "huge.go", b.Bytes())
 			},
 			notes: []string{"huge.go: skipped: larger than the file size limit"},
 		},
@@ -218,24 +219,24 @@ func TestBrokenFiles(t *testing.T) {
 				for i := range data {
 					data[i] = byte(i*7 + i/251)
 				}
-				clitest.WriteFile(t, dir, "x.go", data)
+				testfiles.WriteFile(t, dir, "x.go", data)
 			},
 			notes: []string{"x.go: skipped: binary content"},
 		},
 		{
 			name: "invalid UTF-8",
 			setup: func(t *testing.T, dir string) {
-				clitest.WriteFile(t, dir, "utf.go", []byte("package small\n\n// caf\xe9 \xff\xfe\nfunc Latin() string { return \"\xc3\x28\" }\n"))
+				testfiles.WriteFile(t, dir, "utf.go", []byte("package small\n\n// caf\xe9 \xff\xfe\nfunc Latin() string { return \"\xc3\x28\" }\n"))
 			},
 			notes: []string{"utf.go:3: syntax: illegal UTF-8 encoding (replaced for analysis)"},
 		},
 		{
 			name: "symbolic link loops",
 			setup: func(t *testing.T, dir string) {
-				clitest.MustSymlink(t, "a.go", filepath.Join(dir, "b.go"))
-				clitest.MustSymlink(t, "b.go", filepath.Join(dir, "a.go"))
-				clitest.MustSymlink(t, "..", filepath.Join(dir, "sub", "up"))
-				clitest.MustSymlink(t, "loopdir", filepath.Join(dir, "loopdir"))
+				testfiles.MustSymlink(t, "a.go", filepath.Join(dir, "b.go"))
+				testfiles.MustSymlink(t, "b.go", filepath.Join(dir, "a.go"))
+				testfiles.MustSymlink(t, "..", filepath.Join(dir, "sub", "up"))
+				testfiles.MustSymlink(t, "loopdir", filepath.Join(dir, "loopdir"))
 			},
 			notes: []string{"a.go: skipped: symbolic link not followed", "b.go: skipped: symbolic link not followed"},
 		},
@@ -254,8 +255,8 @@ func TestBrokenFiles(t *testing.T) {
 		{
 			name: "link to a device",
 			setup: func(t *testing.T, dir string) {
-				clitest.MustSymlink(t, "/dev/zero", filepath.Join(dir, "zero.go"))
-				clitest.MustSymlink(t, "/dev/stdin", filepath.Join(dir, "stdin.go"))
+				testfiles.MustSymlink(t, "/dev/zero", filepath.Join(dir, "zero.go"))
+				testfiles.MustSymlink(t, "/dev/stdin", filepath.Join(dir, "stdin.go"))
 			},
 			notes: []string{"zero.go: skipped: symbolic link not followed", "stdin.go: skipped: symbolic link not followed"},
 		},
@@ -264,8 +265,8 @@ func TestBrokenFiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			clitest.WriteFile(t, dir, "go.mod", []byte("module example.com/small\n\ngo 1.22\n"))
-			clitest.WriteFile(t, dir, "small.go", []byte(good))
+			testfiles.WriteFile(t, dir, "go.mod", []byte("module example.com/small\n\ngo 1.22\n"))
+			testfiles.WriteFile(t, dir, "small.go", []byte(good))
 			tt.setup(t, dir)
 			r := clitest.Run(t, "--root", dir, "--format", "json", "--budget", "3000", "fix Small")
 			checkBrokenRun(t, r, tt.notes)
@@ -311,12 +312,12 @@ func TestUnreadable(t *testing.T) {
 	dir := t.TempDir()
 	if os.Geteuid() == 0 {
 		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
-		dir = clitest.PublicDir(t)
+		dir = testfiles.PublicDir(t)
 	}
-	clitest.WriteFile(t, dir, "go.mod", []byte("module example.com/small\n\ngo 1.22\n"))
-	clitest.WriteFile(t, dir, "small.go", []byte("package small\n\n// Small is kept.\nfunc Small() int { return 1 }\n"))
-	clitest.WriteFile(t, dir, "secret.go", []byte("package small\n\nconst Secret = \"UNREADABLE-MARKER\"\n"))
-	clitest.WriteFile(t, dir, "closed/inner.go", []byte("package closed\n\nconst Inner = \"CLOSED-MARKER\"\n"))
+	testfiles.WriteFile(t, dir, "go.mod", []byte("module example.com/small\n\ngo 1.22\n"))
+	testfiles.WriteFile(t, dir, "small.go", []byte("package small\n\n// Small is kept.\nfunc Small() int { return 1 }\n"))
+	testfiles.WriteFile(t, dir, "secret.go", []byte("package small\n\nconst Secret = \"UNREADABLE-MARKER\"\n"))
+	testfiles.WriteFile(t, dir, "closed/inner.go", []byte("package closed\n\nconst Inner = \"CLOSED-MARKER\"\n"))
 	for p, mode := range map[string]os.FileMode{"secret.go": 0, "closed": 0} {
 		if err := os.Chmod(filepath.Join(dir, p), mode); err != nil {
 			t.Fatal(err)
@@ -326,7 +327,7 @@ func TestUnreadable(t *testing.T) {
 	args := []string{"--root", dir, "--format", "json", "--budget", "3000", "fix Small Secret Inner"}
 	var r clitest.Result
 	if cred != nil {
-		home := clitest.PublicDir(t)
+		home := testfiles.PublicDir(t)
 		if err := os.Chown(home, int(cred.Uid), int(cred.Gid)); err != nil {
 			t.Fatal(err)
 		}

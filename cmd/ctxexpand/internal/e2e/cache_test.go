@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
+	"github.com/ctxexpand/ctxexpand/internal/testenv"
 )
 
 // child is the command line as a child process with its output captured.
@@ -43,7 +44,7 @@ func TestSharedCacheTwoProcesses(t *testing.T) {
 	root, query, want := cacheBaseline(t)
 	cache := t.TempDir()
 	args := []string{"--root", root, "--cache-dir", cache, "--format", "json", "--budget", "6000", query}
-	ctx, cancel := context.WithTimeout(context.Background(), clitest.Watchdog)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Watchdog)
 	defer cancel()
 	type result struct {
 		out, errb string
@@ -89,7 +90,7 @@ func TestKilledRunLeavesCacheUsable(t *testing.T) {
 		t.Run(delay.String(), func(t *testing.T) {
 			cache := t.TempDir()
 			args := []string{"--root", root, "--cache-dir", cache, "--format", "json", "--budget", "6000", query}
-			ctx, cancel := context.WithTimeout(context.Background(), clitest.Watchdog)
+			ctx, cancel := context.WithTimeout(context.Background(), testenv.Watchdog)
 			defer cancel()
 			cmd, _, _ := child(ctx, args...)
 			if err := cmd.Start(); err != nil {

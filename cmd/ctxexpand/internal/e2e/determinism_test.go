@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 // determinismRepos are the repositories the determinism tests run on: the
@@ -18,7 +19,7 @@ import (
 // independent loads).
 func determinismRepos(t *testing.T) map[string]string {
 	return map[string]string{
-		"rustsvc": filepath.Join(clitest.ModuleRoot(t), "testdata", "rustsvc"),
+		"rustsvc": filepath.Join(testfiles.ModuleRoot(t), "testdata", "rustsvc"),
 		"gen":     bigRepo(t, 12, 2),
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 	"github.com/ctxexpand/ctxexpand/tokenize"
 )
 
@@ -20,8 +21,8 @@ import (
 func bigRepo(t testing.TB, pkgs, files int) string {
 	t.Helper()
 	dir := t.TempDir()
-	clitest.WriteFile(t, dir, "go.mod", []byte("module example.com/big\n\ngo 1.22\n"))
-	clitest.WriteFile(t, dir, "Cargo.toml", []byte("[package]\nname = \"big\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"))
+	testfiles.WriteFile(t, dir, "go.mod", []byte("module example.com/big\n\ngo 1.22\n"))
+	testfiles.WriteFile(t, dir, "Cargo.toml", []byte("[package]\nname = \"big\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"))
 	var lib strings.Builder
 	for p := range pkgs {
 		for f := range files {
@@ -38,7 +39,7 @@ func bigRepo(t testing.TB, pkgs, files int) string {
 					fmt.Fprintf(&b, "\treturn n * %d\n}\n\n", fn)
 				}
 			}
-			clitest.WriteFile(t, dir, fmt.Sprintf("p%d/f%d.go", p, f), []byte(b.String()))
+			testfiles.WriteFile(t, dir, fmt.Sprintf("p%d/f%d.go", p, f), []byte(b.String()))
 		}
 		fmt.Fprintf(&lib, "pub mod m%d;\n", p)
 		var r strings.Builder
@@ -49,9 +50,9 @@ func bigRepo(t testing.TB, pkgs, files int) string {
 				fmt.Fprintf(&r, "pub fn handle_%d(n: u32) -> u32 { n * %d }\n", fn, fn)
 			}
 		}
-		clitest.WriteFile(t, dir, fmt.Sprintf("src/m%d.rs", p), []byte(r.String()))
+		testfiles.WriteFile(t, dir, fmt.Sprintf("src/m%d.rs", p), []byte(r.String()))
 	}
-	clitest.WriteFile(t, dir, "src/lib.rs", []byte(lib.String()))
+	testfiles.WriteFile(t, dir, "src/lib.rs", []byte(lib.String()))
 	return dir
 }
 
@@ -174,7 +175,7 @@ func TestBudgetNeverExceeded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := filepath.Join(clitest.ModuleRoot(t), "testdata", "rustsvc")
+	root := filepath.Join(testfiles.ModuleRoot(t), "testdata", "rustsvc")
 	for _, format := range []string{"markdown", "json", "xml", "plain"} {
 		for _, budget := range []int{300, 700, 3000} {
 			r := clitest.Run(t, "--root", root, "--format", format, "--budget", fmt.Sprint(budget), "fix UserService::find_by_email @grep:\"fn \"")
@@ -196,7 +197,7 @@ func TestBudgetNeverExceeded(t *testing.T) {
 // TestLargeQuery: a query of a megabyte (more than a command line can
 // carry, so in process) is analysed from its start, with a note.
 func TestLargeQuery(t *testing.T) {
-	root := filepath.Join(clitest.ModuleRoot(t), "testdata", "rustsvc")
+	root := filepath.Join(testfiles.ModuleRoot(t), "testdata", "rustsvc")
 	q := "fix UserService::find_by_email " + strings.Repeat("and also this ", 80_000)
 	r := clitest.Run(t, "--root", root, "--format", "json", "--budget", "2000", q)
 	clitest.CheckSane(t, r)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 // Markers planted in places no output may ever show.
@@ -25,18 +26,18 @@ func secretRepo(t *testing.T) string {
 	t.Helper()
 	base := t.TempDir()
 	root := filepath.Join(base, "repo")
-	clitest.WriteFile(t, base, "outside/secret.go", []byte("package outside\n\nconst Token = \""+outsideMarker+"\"\n"))
-	clitest.WriteFile(t, base, "outside/notes.md", []byte("# "+outsideMarker+"\n"))
-	clitest.WriteFile(t, root, "go.mod", []byte("module example.com/sec\n\ngo 1.22\n"))
-	clitest.WriteFile(t, root, "small.go", []byte("package sec\n\n// Small reads the token.\nfunc Small() string { return \"token\" }\n"))
-	clitest.WriteFile(t, root, ".gitignore", []byte("secrets/\n*.env\n"))
-	clitest.WriteFile(t, root, "secrets/key.go", []byte("package secrets\n\n// Key is the token.\nconst Key = \""+ignoredMarker+"\"\n"))
-	clitest.WriteFile(t, root, "ci.env", []byte("TOKEN="+envMarker+"\n"))
-	clitest.WriteFile(t, root, ".git/config", []byte("[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic "+gitMarker+"\n"))
-	clitest.WriteFile(t, root, ".git/HEAD", []byte("ref: refs/heads/main\n"))
-	clitest.MustSymlink(t, filepath.Join("..", "outside", "secret.go"), filepath.Join(root, "link.go"))
-	clitest.MustSymlink(t, filepath.Join("..", "outside"), filepath.Join(root, "linkdir"))
-	clitest.MustSymlink(t, filepath.Join(base, "outside", "notes.md"), filepath.Join(root, "docs", "abs.md"))
+	testfiles.WriteFile(t, base, "outside/secret.go", []byte("package outside\n\nconst Token = \""+outsideMarker+"\"\n"))
+	testfiles.WriteFile(t, base, "outside/notes.md", []byte("# "+outsideMarker+"\n"))
+	testfiles.WriteFile(t, root, "go.mod", []byte("module example.com/sec\n\ngo 1.22\n"))
+	testfiles.WriteFile(t, root, "small.go", []byte("package sec\n\n// Small reads the token.\nfunc Small() string { return \"token\" }\n"))
+	testfiles.WriteFile(t, root, ".gitignore", []byte("secrets/\n*.env\n"))
+	testfiles.WriteFile(t, root, "secrets/key.go", []byte("package secrets\n\n// Key is the token.\nconst Key = \""+ignoredMarker+"\"\n"))
+	testfiles.WriteFile(t, root, "ci.env", []byte("TOKEN="+envMarker+"\n"))
+	testfiles.WriteFile(t, root, ".git/config", []byte("[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic "+gitMarker+"\n"))
+	testfiles.WriteFile(t, root, ".git/HEAD", []byte("ref: refs/heads/main\n"))
+	testfiles.MustSymlink(t, filepath.Join("..", "outside", "secret.go"), filepath.Join(root, "link.go"))
+	testfiles.MustSymlink(t, filepath.Join("..", "outside"), filepath.Join(root, "linkdir"))
+	testfiles.MustSymlink(t, filepath.Join(base, "outside", "notes.md"), filepath.Join(root, "docs", "abs.md"))
 	return root
 }
 
@@ -106,13 +107,13 @@ func TestSecretsNeverInOutput(t *testing.T) {
 // in package refs measures it.
 func TestGrepStaysLinear(t *testing.T) {
 	dir := t.TempDir()
-	clitest.WriteFile(t, dir, "go.mod", []byte("module example.com/r\n\ngo 1.22\n"))
-	clitest.WriteFile(t, dir, "r.go", []byte("package r\n\n// Match is here.\nfunc Match() int { return 1 }\n"))
+	testfiles.WriteFile(t, dir, "go.mod", []byte("module example.com/r\n\ngo 1.22\n"))
+	testfiles.WriteFile(t, dir, "r.go", []byte("package r\n\n// Match is here.\nfunc Match() int { return 1 }\n"))
 	var data strings.Builder
 	for range 20 {
 		data.WriteString(strings.Repeat("a", 100_000) + "!\n")
 	}
-	clitest.WriteFile(t, dir, "data.txt", []byte(data.String()))
+	testfiles.WriteFile(t, dir, "data.txt", []byte(data.String()))
 	for _, pat := range []string{`(a+)+$`, `(a|aa)*c`, `(.*a){25}`, `^(a?){30}a{30}$`, `(a*)*b`, `((a+)|(a+))+x`} {
 		r := clitest.Run(t, "--root", dir, "--format", "json", "fix Match @grep:\""+pat+"\"")
 		clitest.CheckSane(t, r)

@@ -18,6 +18,8 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
+	"github.com/ctxexpand/ctxexpand/internal/testenv"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 // The server end to end: `ctxexpand serve` as a child process, queries
@@ -57,7 +59,7 @@ type server struct {
 func startServer(t *testing.T, root, cache string, extra ...string) *server {
 	t.Helper()
 	s := launchServer(t, root, cache, extra...)
-	deadline := time.Now().Add(clitest.Watchdog)
+	deadline := time.Now().Add(testenv.Watchdog)
 	for {
 		resp, err := serve.Call(context.Background(), s.paths.Socket, &serve.Request{Op: serve.OpStatus, Root: root})
 		if err == nil && resp.Status != nil && resp.Status.Gen > 0 {
@@ -69,7 +71,7 @@ func startServer(t *testing.T, root, cache string, extra ...string) *server {
 		case <-time.After(20 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the server did not load within %v\n%s", clitest.Watchdog, s.stderr)
+			t.Fatalf("the server did not load within %v\n%s", testenv.Watchdog, s.stderr)
 		}
 	}
 }
@@ -78,7 +80,7 @@ func startServer(t *testing.T, root, cache string, extra ...string) *server {
 // killed when the test ends.
 func launchServer(t *testing.T, root, cache string, extra ...string) *server {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*clitest.Watchdog)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*testenv.Watchdog)
 	cmd := clitest.Command(ctx, append([]string{"serve", "--root", root, "--cache-dir", cache}, extra...)...)
 	errb := &syncBuffer{}
 	cmd.Stderr = errb
@@ -105,7 +107,7 @@ func (s *server) wait(t *testing.T) error {
 	select {
 	case <-s.done:
 		return s.err
-	case <-time.After(clitest.Watchdog):
+	case <-time.After(testenv.Watchdog):
 		t.Fatalf("the server did not exit\n%s", s.stderr)
 		return nil
 	}
@@ -137,7 +139,7 @@ func viaServer(t *testing.T, root, cache string, args ...string) clitest.Result 
 // a query with other load options is answered locally; --stop stops it.
 func TestServerAnswersLikeLocal(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "gosvc")
-	clitest.CopyDir(t, filepath.Join(clitest.ModuleRoot(t), "testdata", "gosvc"), root)
+	testfiles.CopyDir(t, filepath.Join(testfiles.ModuleRoot(t), "testdata", "gosvc"), root)
 	cache := t.TempDir()
 	metrics := freeLoopback(t)
 	srv := startServer(t, root, cache, "--metrics", metrics)
@@ -201,7 +203,7 @@ func TestServerAnswersLikeLocal(t *testing.T) {
 // without any cache prints, and a new server starts in its place.
 func TestKilledServer(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "gosvc")
-	clitest.CopyDir(t, filepath.Join(clitest.ModuleRoot(t), "testdata", "gosvc"), root)
+	testfiles.CopyDir(t, filepath.Join(testfiles.ModuleRoot(t), "testdata", "gosvc"), root)
 	cache := t.TempDir()
 	srv := startServer(t, root, cache)
 	args := []string{"--root", root, "--format", "json", "--budget", "4000", "fix UserService.find_by_email"}
@@ -232,8 +234,8 @@ func TestKilledServer(t *testing.T) {
 // tiny is a one-file Go module.
 func tiny(t *testing.T) string {
 	root := filepath.Join(t.TempDir(), "tiny")
-	clitest.WriteFile(t, root, "go.mod", []byte("module example.com/tiny\n\ngo 1.22\n"))
-	clitest.WriteFile(t, root, "tiny.go", []byte("package tiny\n\n// Tiny is all there is.\nfunc Tiny() int { return 1 }\n"))
+	testfiles.WriteFile(t, root, "go.mod", []byte("module example.com/tiny\n\ngo 1.22\n"))
+	testfiles.WriteFile(t, root, "tiny.go", []byte("package tiny\n\n// Tiny is all there is.\nfunc Tiny() int { return 1 }\n"))
 	return root
 }
 
@@ -277,9 +279,9 @@ func TestServerRefusesOtherUsers(t *testing.T) {
 	root := tiny(t)
 	cache := t.TempDir()
 	if os.Geteuid() == 0 {
-		root = filepath.Join(clitest.PublicDir(t), "tiny")
-		clitest.CopyDir(t, tiny(t), root)
-		cache = clitest.PublicDir(t)
+		root = filepath.Join(testfiles.PublicDir(t), "tiny")
+		testfiles.CopyDir(t, tiny(t), root)
+		cache = testfiles.PublicDir(t)
 	}
 	srv := startServer(t, root, cache)
 	for p, want := range map[string]os.FileMode{srv.paths.Dir: 0o700, srv.paths.Socket: 0o600} {
@@ -292,7 +294,7 @@ func TestServerRefusesOtherUsers(t *testing.T) {
 		t.Skip("not root: cannot run a client as another user")
 	}
 	cred := &syscall.Credential{Uid: 65534, Gid: 65534}
-	home := clitest.PublicDir(t)
+	home := testfiles.PublicDir(t)
 	os.Chown(home, 65534, 65534)
 	env := []string{"HOME=" + home, "GOCACHE=" + filepath.Join(home, "gocache"), "XDG_CACHE_HOME=" + home}
 	status := func() clitest.Result {

@@ -2,14 +2,11 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
@@ -69,10 +66,11 @@ type diffRange struct {
 // resolveRange checks the revisions and decides what to compare.
 func resolveRange(ctx context.Context, root string, base, head string) (diffRange, error) {
 	base, head = strings.TrimSpace(base), strings.TrimSpace(head)
-	if err := inGitRepo(ctx, root); err != nil {
+	g := &diffmode.Git{Dir: root}
+	if err := inGitRepo(ctx, g); err != nil {
 		return diffRange{}, err
 	}
-	headCommit, headErr := checkRev(ctx, root, "HEAD", "HEAD")
+	headCommit, headErr := checkRev(ctx, g, "HEAD", "HEAD")
 	switch {
 	case base == "" && head == "":
 		if headErr != nil {
@@ -80,7 +78,7 @@ func resolveRange(ctx context.Context, root string, base, head string) (diffRang
 		}
 		return diffRange{rng: diffmode.Range{Base: headCommit}, base: headCommit, label: "working tree against HEAD", workTree: true}, nil
 	case head == "":
-		bc, err := checkRev(ctx, root, "base", base)
+		bc, err := checkRev(ctx, g, "base", base)
 		if err != nil {
 			return diffRange{}, err
 		}
@@ -90,17 +88,17 @@ func resolveRange(ctx context.Context, root string, base, head string) (diffRang
 		}
 		return r, nil
 	}
-	hc, err := checkRev(ctx, root, "head", head)
+	hc, err := checkRev(ctx, g, "head", head)
 	if err != nil {
 		return diffRange{}, err
 	}
 	var bc string
 	if base == "" {
 		base = head + "^"
-		if bc, err = checkRev(ctx, root, "base", base); err != nil {
+		if bc, err = checkRev(ctx, g, "base", base); err != nil {
 			return diffRange{}, toolErrorf("head %q has no parent commit to compare with; give base", head)
 		}
-	} else if bc, err = checkRev(ctx, root, "base", base); err != nil {
+	} else if bc, err = checkRev(ctx, g, "base", base); err != nil {
 		return diffRange{}, err
 	}
 	r := diffRange{rng: diffmode.Range{Base: bc, Head: hc}, base: bc, subjectsTo: hc, label: base + ".." + head}
@@ -127,44 +125,26 @@ func (s *Server) diffContext(ctx context.Context, sess *engine.Session, in DiffA
 	if err != nil {
 		return nil, err
 	}
-	g := &diffmode.Git{Dir: sess.Root}
-	raw, err := g.Diff(ctx, rng.rng)
+	ch, err := engine.ReadRange(ctx, sess.Root, rng.rng, maxUntracked)
 	if err != nil {
-		return nil, toolErrorf("running git diff (%s): %v", rng.label, err)
+		return nil, toolErrorf("reading the diff of the %s: %v", rng.label, err)
 	}
-	notes := rng.notes
-	d, err := diffmode.ParseBytes(raw, diffmode.Options{})
-	if err != nil {
-		if d == nil {
-			return nil, toolErrorf("reading git's diff (%s): %v", rng.label, err)
-		}
-		notes = append(notes, fmt.Sprintf("part of the diff could not be read (%v); the files before it are reviewed", err))
-	}
-	if rng.workTree {
-		files, more, unread, err := untrackedFiles(ctx, g, sess.Root)
-		if err != nil {
-			notes = append(notes, "untracked files could not be listed: "+err.Error())
-		}
-		d.Files = append(d.Files, files...)
-		notes = append(notes, unread...)
-		if more {
-			notes = append(notes, fmt.Sprintf("only the first %d untracked files are included", maxUntracked))
-		}
-	}
+	d := ch.Diff
 	if len(d.Files) == 0 {
 		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("No changes: the diff of the %s is empty. Give base (and head) to review committed changes, e.g. base=\"main\".", rng.label)}}}
 		return res, nil
 	}
-	sort.SliceStable(d.Files, func(i, j int) bool { return d.Files[i].Path() < d.Files[j].Path() })
-	rep, err := diffmode.Map(ctx, sess.Facts, d, diffmode.RevSource(g, rng.base))
+	ch.What = "the " + rng.label
+	if rng.subjectsTo != "" && rng.subjectsTo != rng.base {
+		g := &diffmode.Git{Dir: sess.Root}
+		ch.Subjects, _ = g.Subjects(ctx, rng.base, rng.subjectsTo, 10)
+	}
+	rv, err := sess.ReviewChange(ctx, ch, in.Query)
 	if err != nil {
 		return nil, toolErrorf("mapping the diff to symbols: %v", err)
 	}
-	var subjects []string
-	if rng.subjectsTo != "" && rng.subjectsTo != rng.base {
-		subjects, _ = g.Subjects(ctx, rng.base, rng.subjectsTo, 10)
-	}
-	req = engine.ReviewRequest(req, engine.Review{Diff: d, Report: rep, What: "the " + rng.label, Subjects: subjects, Words: in.Query, Notes: notes})
+	rv.Notes = append(rng.notes, ch.Notes...)
+	req = engine.ReviewRequest(req, rv)
 	res, err := s.pagedBundle(ctx, sess, req, page, "diff_context")
 	if err != nil {
 		return nil, err
@@ -195,51 +175,4 @@ func changeSummary(files []diffmode.File) string {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
 	return s
-}
-
-// untrackedFiles lists the files git does not track yet (ignored files
-// excluded), at most maxUntracked, each as an added file whose every
-// line is new — what git diff shows once the file is added. Binary
-// files are marked binary; files that cannot be read (too large, not
-// regular) are left out with a note.
-func untrackedFiles(ctx context.Context, g *diffmode.Git, root string) (files []diffmode.File, more bool, notes []string, err error) {
-	paths, err := g.Untracked(ctx)
-	if err != nil {
-		return nil, false, nil, err
-	}
-	if len(paths) > maxUntracked {
-		paths, more = paths[:maxUntracked], true
-	}
-	for _, p := range paths {
-		f := diffmode.File{NewPath: p, Status: diffmode.Added, NewMode: "100644"}
-		data, err := analyze.ReadSource(root, p, 0)
-		switch {
-		case errors.Is(err, analyze.ErrBinary):
-			f.Binary = true
-		case err != nil:
-			notes = append(notes, fmt.Sprintf("untracked file %s was left out: %v", p, err))
-			continue
-		default:
-			f.Hunks = addedHunks(string(data))
-		}
-		files = append(files, f)
-	}
-	return files, more, notes, nil
-}
-
-// addedHunks is the one hunk that adds text to an empty file, or none
-// for empty text.
-func addedHunks(text string) []diffmode.Hunk {
-	if text == "" {
-		return nil
-	}
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	noNewline := !strings.HasSuffix(text, "\n")
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	h := diffmode.Hunk{NewStart: 1, NewLines: len(lines)}
-	for _, l := range lines {
-		h.Lines = append(h.Lines, diffmode.Line{Op: diffmode.OpAdd, Text: l})
-	}
-	h.Lines[len(h.Lines)-1].NoNewline = noNewline
-	return []diffmode.Hunk{h}
 }

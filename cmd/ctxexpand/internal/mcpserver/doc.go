@@ -17,8 +17,8 @@
 //     (structured output).
 //   - diff_context {base?, head?, query?, budget?, format?, strategy?, max_files?, page?}:
 //     the bundle for reviewing a git diff, built as the diff command
-//     builds it (package diffmode maps the hunks to changed symbols,
-//     [engine.ReviewRequest] makes the request): the list of changes
+//     builds it (package diffmode reads and maps the hunks to changed
+//     symbols, [engine.ReviewRequest] makes the request): the list of changes
 //     and the hunks lead, the changed symbols are pinned, and the impact
 //     strategy adds callers, implementations and tests.
 //
@@ -34,7 +34,7 @@
 // # Paging
 //
 // The bundle tools rank up to max_files files and cut pages from that
-// ranking (see [page]): page 1 is the command line's bundle; page N+1
+// ranking ([engine.Session.Page]): page 1 is the command line's bundle; page N+1
 // holds the ranked files that pages 1..N did not show with their relevant
 // code. Each answer ends with a note saying how many files remain and
 // which page to ask for next.
@@ -42,7 +42,7 @@
 // # The loaded repository
 //
 // Nothing is loaded until the first tool call. The repository is then kept
-// by a resident.Repo (package resident), which watches the tree: every
+// by a resident.Repo (package engine/resident), which watches the tree: every
 // call first applies the edits made before it, answers from one
 // generation, and notes when that generation is newer than the previous
 // call's. refresh=true loads everything again. Calls run one at a time.

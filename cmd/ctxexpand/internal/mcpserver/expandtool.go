@@ -129,13 +129,13 @@ func (s *Server) pagedBundle(ctx context.Context, sess *engine.Session, req engi
 		// advice to write a query does not apply.
 		out.Notes = without(out.Notes, out.Plan.Warnings)
 	}
-	pg, err := buildPage(ctx, sess, out, req, page)
+	pg, err := pageOf(ctx, sess, out, req, page)
 	if err != nil {
 		return nil, err
 	}
-	text := string(pg.res.Output)
+	text := string(pg.Bundle.Output)
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
-	res.Content = append(res.Content, &mcp.TextContent{Text: pg.describe(tool)})
+	res.Content = append(res.Content, &mcp.TextContent{Text: describePage(pg, tool)})
 	if out.Partial {
 		res.Content = append(res.Content, &mcp.TextContent{Text: "note: partial result: the time limit cut the analysis short."})
 	}

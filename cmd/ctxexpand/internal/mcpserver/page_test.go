@@ -6,133 +6,50 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ctxexpand/ctxexpand/bundle"
+	"github.com/ctxexpand/ctxexpand/engine"
 )
 
 func fr(path string, rung bundle.Rung) bundle.FileResult {
 	return bundle.FileResult{Path: path, Rung: rung, Included: rung > bundle.RungOmitted}
 }
 
-func TestHeldFiles(t *testing.T) {
-	tests := []struct {
-		name  string
-		files []bundle.FileResult
-		want  []string
-	}{
-		{"spans and full are held", []bundle.FileResult{fr("a", bundle.RungFull), fr("b", bundle.RungSkeleton), fr("c", bundle.RungSpans), fr("d", bundle.RungOmitted)}, []string{"a", "c"}},
-		{"only skeletons: they count", []bundle.FileResult{fr("a", bundle.RungSkeleton), fr("b", bundle.RungSummary), fr("c", bundle.RungOmitted)}, []string{"a", "b"}},
-		{"nothing shown", []bundle.FileResult{fr("a", bundle.RungOmitted)}, nil},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := heldFiles(&bundle.Result{Files: tc.files})
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
 func TestPageDescribe(t *testing.T) {
 	res := &bundle.Result{Budget: 1000, TotalTokens: 990, Files: []bundle.FileResult{fr("a", bundle.RungFull), fr("b", bundle.RungSummary)}}
 	tests := []struct {
 		name string
-		p    page
+		p    engine.Page
 		want string
 	}{
 		{
 			name: "first of several",
-			p:    page{number: 1, res: res, held: []string{"a"}, remaining: 4, ranked: 5},
+			p:    engine.Page{Number: 1, Bundle: res, Held: []string{"a"}, Remaining: 4, Ranked: 5},
 			want: "page 1: 1 of 5 ranked files shown with their relevant code; 1 more as skeletons or summaries; 990 of 1000 tokens used.\n" +
 				"4 more ranked files remain: call expand_context again with the same arguments and page=2 for the next ones.",
 		},
 		{
 			name: "last",
-			p:    page{number: 3, res: res, held: []string{"a"}, shownBefore: 4, remaining: 0, ranked: 5},
+			p:    engine.Page{Number: 3, Bundle: res, Held: []string{"a"}, ShownBefore: 4, Remaining: 0, Ranked: 5},
 			want: "page 3: 1 of 5 ranked files shown with their relevant code (4 were on earlier pages); 1 more as skeletons or summaries; 990 of 1000 tokens used.\n" +
 				"This is the last page: every ranked file has been shown.",
 		},
 		{
 			name: "budget too small for anything",
-			p:    page{number: 1, res: &bundle.Result{Budget: 100, TotalTokens: 60, Files: []bundle.FileResult{fr("a", bundle.RungOmitted)}}, remaining: 1, ranked: 1},
+			p:    engine.Page{Number: 1, Bundle: &bundle.Result{Budget: 100, TotalTokens: 60, Files: []bundle.FileResult{fr("a", bundle.RungOmitted)}}, Remaining: 1, Ranked: 1},
 			want: "page 1: 0 of 1 ranked files shown with their relevant code; 60 of 100 tokens used.\n" +
 				"The budget of 100 tokens is too small to show any of the 1 remaining ranked files; call again with a larger budget.",
 		},
 		{
 			name: "nothing ranked",
-			p:    page{number: 1, res: &bundle.Result{Budget: 100, TotalTokens: 40}},
+			p:    engine.Page{Number: 1, Bundle: &bundle.Result{Budget: 100, TotalTokens: 40}},
 			want: "page 1: 0 of 0 ranked files shown with their relevant code; 40 of 100 tokens used.\n" +
 				"No repository file matched the query; name a function, type or file, or reword the task.",
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tc.p.describe("expand_context")); diff != "" {
+			if diff := cmp.Diff(tc.want, describePage(&tc.p, "expand_context")); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
-}
-
-func TestParseSymbolName(t *testing.T) {
-	tests := []struct {
-		in    string
-		parts []string
-	}{
-		{"FindByEmail", []string{"FindByEmail"}},
-		{"  find_by_email ", []string{"find_by_email"}},
-		{"UserService.FindByEmail", []string{"UserService", "FindByEmail"}},
-		{"(*UserService).FindByEmail", []string{"UserService", "FindByEmail"}},
-		{"@UserService.FindByEmail()", []string{"UserService", "FindByEmail"}},
-		{"github.com/acme/usersvc/internal/service.NewUserService", []string{"service", "NewUserService"}},
-		{"crate::store::Store::orders_of", []string{"store", "Store", "orders_of"}},
-		{"::std::vec::Vec<T>", []string{"std", "vec", "Vec"}},
-		{"Store<'a>::get", []string{"Store", "get"}},
-		{"Map[K, V].Get", []string{"Map", "Get"}},
-		{"println!", []string{"println"}},
-		{"", nil},
-		{"two words", nil},
-		{"a..b", nil},
-		{"1abc", nil},
-	}
-	for _, tc := range tests {
-		e, err := parseSymbolName(tc.in)
-		if tc.parts == nil {
-			if err == nil {
-				t.Errorf("parseSymbolName(%q) = %v, want an error", tc.in, e.Parts)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("parseSymbolName(%q): %v", tc.in, err)
-			continue
-		}
-		if diff := cmp.Diff(tc.parts, e.Parts); diff != "" {
-			t.Errorf("parseSymbolName(%q) parts (-want +got):\n%s", tc.in, diff)
-		}
-	}
-}
-
-// FuzzParseSymbolName checks that any name is either refused with a tool
-// error or split into identifiers.
-func FuzzParseSymbolName(f *testing.F) {
-	for _, s := range []string{"UserService.FindByEmail", "(*T).M", "a::b::C<T>", "x/y.Z()", "@", "[]<>::.", "é.ü"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		e, err := parseSymbolName(s)
-		if err != nil {
-			if !isToolErr(err) {
-				t.Fatalf("error of another kind: %v", err)
-			}
-			return
-		}
-		if len(e.Parts) == 0 {
-			t.Fatalf("%q: no parts and no error", s)
-		}
-		for _, p := range e.Parts {
-			if p == "" {
-				t.Fatalf("%q: empty part in %v", s, e.Parts)
-			}
-		}
-	})
 }

@@ -6,27 +6,19 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/engine"
-	"github.com/ctxexpand/ctxexpand/expand"
 )
 
 // Limits of related_files.
 const (
 	DefaultRelatedLimit = 15
 	MaxRelatedLimit     = 100
-	// relatedStrategy walks from the file to what its symbols call and
-	// use, what calls and uses them, their types, implementations and
-	// tests: the neighbourhood of the file in both directions.
-	relatedStrategy = "focused"
-	maxRelatedWhy   = 3
+	maxRelatedWhy       = 3
 )
 
 // RelatedArgs are the arguments of related_files.
@@ -60,7 +52,7 @@ func addRelatedTool(s *Server) {
 	schema := schemaFor[RelatedArgs]()
 	setMinLength(schema, "path", 1)
 	setInt(schema, "limit", 1, MaxRelatedLimit, DefaultRelatedLimit)
-	setDefault(schema, "strategy", relatedStrategy)
+	setDefault(schema, "strategy", engine.RelatedStrategy)
 	setInt(schema, "depth", 0, MaxDepth, 0)
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:  "related_files",
@@ -86,9 +78,8 @@ Use it before editing a file to see what else may need to change, or to find the
 	})
 }
 
-// relatedFiles ranks the neighbours of a file by running the pipeline
-// with the file as the only seed (an explicit reference, as @path would
-// be) and no query text, so that graph evidence alone decides.
+// relatedFiles ranks the neighbours of a file (engine.RelatedRequest and
+// Session.Related) and describes them.
 func relatedFiles(ctx context.Context, sess *engine.Session, in RelatedArgs) (*RelatedResult, error) {
 	limit := in.Limit
 	if limit == 0 {
@@ -97,15 +88,7 @@ func relatedFiles(ctx context.Context, sess *engine.Session, in RelatedArgs) (*R
 	if limit < 1 || limit > MaxRelatedLimit {
 		return nil, toolErrorf("limit must be between 1 and %d, got %d", MaxRelatedLimit, in.Limit)
 	}
-	strategy := strings.TrimSpace(in.Strategy)
-	if strategy == "" || strategy == "auto" {
-		strategy = relatedStrategy
-	}
-	// The file is the only seed (its path is set once resolved, below),
-	// and ranks first itself.
-	req := engine.Request{Root: sess.Root, Strategy: strategy, Depth: in.Depth, MaxFiles: limit + 1,
-		Explicit: []expand.Explicit{{Reason: "the file asked about"}}, NoNetwork: true}
-	if err := toolRequest(req); err != nil {
+	if err := toolRequest(engine.RelatedRequest(sess.Root, "", in.Strategy, in.Depth, limit)); err != nil {
 		return nil, err
 	}
 	p := strings.TrimSpace(in.Path)
@@ -114,27 +97,20 @@ func relatedFiles(ctx context.Context, sess *engine.Session, in RelatedArgs) (*R
 	}
 	rel, err := relPath(sess.Root, p)
 	if err != nil {
-		return nil, &toolErr{err.Error() + suggestFiles(sess.Facts, p)}
+		return nil, &toolErr{err.Error() + suggestFiles(sess, p)}
 	}
 	if _, ok := sess.Facts.FileByPath(rel); !ok {
 		if _, err := os.Stat(filepath.Join(sess.Root, filepath.FromSlash(rel))); errors.Is(err, fs.ErrNotExist) {
-			return nil, toolErrorf("%s does not exist in the repository: give a path relative to the repository root%s", rel, suggestFiles(sess.Facts, rel))
+			return nil, toolErrorf("%s does not exist in the repository: give a path relative to the repository root%s", rel, suggestFiles(sess, rel))
 		}
-		return nil, toolErrorf("%s is not a Go or Rust source file the analysis knows (only .go and .rs files are analysed, and vendored, hidden or oversized ones are skipped)%s", rel, suggestFiles(sess.Facts, rel))
+		return nil, toolErrorf("%s is not a Go or Rust source file the analysis knows (only .go and .rs files are analysed, and vendored, hidden or oversized ones are skipped)%s", rel, suggestFiles(sess, rel))
 	}
-	req.Explicit[0].Path = rel
-	out, err := sess.Query(ctx, req)
+	files, considered, err := sess.Related(ctx, engine.RelatedRequest(sess.Root, rel, in.Strategy, in.Depth, limit), rel, limit)
 	if err != nil {
 		return nil, toolErrorf("ranking the neighbours of %s: %v", rel, err)
 	}
-	res := &RelatedResult{Path: rel, Files: []RelatedFile{}, Considered: max(out.Result.Considered-1, 0)}
-	for _, f := range out.Result.Files {
-		if f.Path == rel {
-			continue
-		}
-		if len(res.Files) == limit {
-			break
-		}
+	res := &RelatedResult{Path: rel, Files: []RelatedFile{}, Considered: considered}
+	for _, f := range files {
 		rf := RelatedFile{
 			Path:     f.Path,
 			Score:    round4(f.Score),
@@ -159,22 +135,11 @@ func relatedFiles(ctx context.Context, sess *engine.Session, in RelatedArgs) (*R
 
 // suggestFiles names repository files whose base name matches p's, for
 // an error about a path that is not there.
-func suggestFiles(facts *analyze.Facts, p string) string {
-	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
-	var cands []string
-	for _, f := range facts.Files {
-		if path.Base(f.Path) == base {
-			cands = append(cands, f.Path)
-		}
+func suggestFiles(sess *engine.Session, p string) string {
+	if cands := sess.FilesNamedLike(p); len(cands) > 0 {
+		return "; did you mean " + strings.Join(cands, ", ") + "?"
 	}
-	if len(cands) == 0 {
-		return ""
-	}
-	sort.Strings(cands)
-	if len(cands) > 5 {
-		cands = cands[:5]
-	}
-	return "; did you mean " + strings.Join(cands, ", ") + "?"
+	return ""
 }
 
 func round4(x float64) float64 {

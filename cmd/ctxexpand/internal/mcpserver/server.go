@@ -13,8 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 )
 
 // Options configures a Server. Root is required; the zero value of every
@@ -36,7 +36,7 @@ type Options struct {
 	// Timeout bounds each tool call, loading included; 0 means none.
 	Timeout time.Duration
 	// Poll compares the files' metadata at every call instead of
-	// watching the tree (see package resident).
+	// watching the tree (see package engine/resident).
 	Poll bool
 	// Logf receives progress lines (loads, reloads, recovered panics); the
 	// command sends them to stderr, which MCP clients keep as the server's
@@ -50,7 +50,7 @@ type Options struct {
 }
 
 // Server serves one repository over MCP. Tool calls run one at a time on
-// the resident index (package resident), which every call finds current
+// the resident index (package engine/resident), which every call finds current
 // with the files on disk.
 type Server struct {
 	opts Options

@@ -7,8 +7,8 @@ import (
 	"io/fs"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 )
 
 // errLoad marks a repository that could not be loaded.

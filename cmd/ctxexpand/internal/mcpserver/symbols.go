@@ -139,50 +139,14 @@ func findSymbol(sess *engine.Session, in FindSymbolArgs) (*FindSymbolResult, err
 	return out, nil
 }
 
-// parseSymbolName turns a name as an agent writes it into an entity:
-// "@UserService.FindByEmail()", "(*UserService).FindByEmail",
-// "github.com/acme/svc/internal/service.NewUserService",
-// "crate::store::Store::orders_of", "Vec<T>", "println!".
+// parseSymbolName reads a name as an agent writes it
+// (query.ParseSymbolName), refusing what is no symbol name.
 func parseSymbolName(raw string) (query.Entity, error) {
-	name := strings.TrimSpace(raw)
-	name = strings.TrimPrefix(name, "@")
-	name = strings.TrimSuffix(name, "!")
-	for _, suf := range []string{"()", "(...)", "(…)"} {
-		name = strings.TrimSuffix(name, suf)
-	}
-	if i := strings.LastIndex(name, "/"); i >= 0 && !strings.Contains(name, "::") {
-		name = name[i+1:] // an import path: keep the package name onward
-	}
-	name = stripBrackets(name)
-	name = strings.NewReplacer("(*", "", "(&", "", "(", "", ")", "", "*", "", "&", "").Replace(name)
-	name = strings.TrimPrefix(name, "::")
-	parts := query.SplitSymbol(name)
-	if len(parts) == 0 {
+	e, ok := query.ParseSymbolName(raw)
+	if !ok {
 		return query.Entity{}, toolErrorf("%q is not a symbol name: write an identifier, optionally qualified with . or ::, such as FindByEmail, find_by_email, UserService.FindByEmail or store::Store", raw)
 	}
-	return query.Entity{Raw: strings.Join(parts, "."), Kind: query.EntitySymbol, Parts: parts, Explicit: true}, nil
-}
-
-// stripBrackets removes generic arguments: Vec<T>, Map[K, V], Store<'a>.
-func stripBrackets(s string) string {
-	var b strings.Builder
-	depth := 0
-	for _, r := range s {
-		switch r {
-		case '<', '[':
-			depth++
-			continue
-		case '>', ']':
-			if depth > 0 {
-				depth--
-			}
-			continue
-		}
-		if depth == 0 {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return e, nil
 }
 
 // clip shortens s to about n bytes at a rune boundary, marking the cut.

@@ -2,7 +2,7 @@
 // the command line and a running `ctxexpand serve`, both of its ends, and
 // where a repository's server lives on disk.
 //
-// It does not keep the repository current (package resident's Repo
+// It does not keep the repository current (package engine/resident's Repo
 // does, and Serve only asks it queries and its status), does not run the
 // expansion itself (package engine, through the resident Repo), and
 // does not decide when a command goes to a server or how one is started

@@ -1,7 +1,7 @@
 package serve
 
 import (
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 )
 
 // LatencyWindow is how many of the last answers (and of the last edits)

@@ -9,11 +9,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
 	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 // A server over a real repository: a copy of testdata/gosvc, loaded with
@@ -41,7 +41,7 @@ func gosvcShared(t testing.TB) (string, *index.Store) {
 			return
 		}
 		shared.root = filepath.Join(shared.dir, "gosvc")
-		clitest.CopyDir(t, filepath.Join("..", "..", "..", "..", "testdata", "gosvc"), shared.root)
+		testfiles.CopyDir(t, filepath.Join("..", "..", "..", "..", "testdata", "gosvc"), shared.root)
 		shared.index, shared.err = index.Open(index.Options{Dir: filepath.Join(shared.dir, "index")})
 	})
 	if shared.err != nil {

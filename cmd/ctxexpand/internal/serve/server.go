@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 )
 
 // Listener is a server's socket, held with the root's lock, before the

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/ctxexpand/ctxexpand/benchmarks/varied"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 )
 
 // BenchmarkResidentMemory measures what a Repo keeps on

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/benchmarks/varied"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/internal/testenv"
 )

@@ -14,10 +14,11 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/clitest"
-	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/resident"
 	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/internal/testenv"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 // These tests wait for conditions, never for time: every assertion
@@ -130,7 +131,7 @@ func main() {
 `,
 	}
 	for rel, content := range files {
-		clitest.WriteFile(t, root, rel, []byte(content))
+		testfiles.WriteFile(t, root, rel, []byte(content))
 	}
 	return root
 }
@@ -158,7 +159,7 @@ func start(t *testing.T, root string, mod func(*resident.Options)) *resident.Rep
 
 func write(t *testing.T, root, rel, content string) {
 	t.Helper()
-	clitest.WriteFile(t, root, rel, []byte(content))
+	testfiles.WriteFile(t, root, rel, []byte(content))
 }
 
 // symbols is the set of symbol names of the current snapshot.
@@ -472,7 +473,7 @@ func TestRootRemoved(t *testing.T) {
 			}
 			select {
 			case <-e.Done():
-			case <-time.After(clitest.Watchdog):
+			case <-time.After(testenv.Watchdog):
 				t.Fatal("the Repo did not stop")
 			}
 			if _, err := e.Acquire(context.Background()); err != resident.ErrRootGone {

@@ -1,4 +1,4 @@
-package mcpserver
+package diffmode_test
 
 import (
 	"testing"
@@ -22,7 +22,7 @@ func TestAddedHunks(t *testing.T) {
 		{"crlf", "a\r\nb\r\n", []diffmode.Hunk{{NewStart: 1, NewLines: 2, Lines: []diffmode.Line{add("a", false), add("b", false)}}}},
 	}
 	for _, tc := range tests {
-		got := addedHunks(tc.text)
+		got := diffmode.AddedHunks(tc.text)
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}

@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctxexpand/ctxexpand/urlfetch"
+)
+
+// Limits of a pack fetched by URL.
+const (
+	packDownloadTimeout = 10 * time.Minute
+	packDownloadMax     = 1 << 30
+)
+
+// FetchPack reads the pack at src: a file, or an http or https URL
+// fetched under the rules of @url (public addresses only), for
+// [ReadPack].
+func FetchPack(ctx context.Context, src string) ([]byte, error) {
+	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
+		f := urlfetch.New(urlfetch.Options{Timeout: packDownloadTimeout, MaxBytes: packDownloadMax, NoCache: true,
+			UserAgent: "ctxexpand-pack/1"})
+		var b bytes.Buffer
+		if _, err := f.Download(ctx, src, &b); err != nil {
+			return nil, err
+		}
+		return b.Bytes(), nil
+	}
+	data, err := os.ReadFile(src)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, errors.New("no such file (a cache that missed?)")
+	}
+	return data, err
+}
+
+// WritePackFile writes root's pack ([WritePack]) to the file at path,
+// which holds either the whole pack or what it held before, and returns
+// the pack's size in bytes.
+func WritePackFile(ctx context.Context, root string, opt LoadOptions, path string) (PackInfo, int64, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return PackInfo{}, 0, fmt.Errorf("writing the pack: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	info, err := WritePack(ctx, root, opt, tmp)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return info, 0, err
+	}
+	st, err := os.Stat(tmp.Name())
+	if err != nil {
+		return info, 0, err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return info, 0, fmt.Errorf("writing the pack: %w", err)
+	}
+	return info, st.Size(), nil
+}
