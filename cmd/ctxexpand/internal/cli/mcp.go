@@ -108,8 +108,8 @@ func (o *mcpOptions) run(ctx context.Context, io *IO) error {
 			return load, err
 		}
 		load.SkipTests = o.NoTests
-		if run.st != nil {
-			load.Index = run.st
+		if run.Store != nil {
+			load.Index = run.Store
 			load.Notice = func(msg string) { logf("%s", msg) }
 		}
 		return load, nil
