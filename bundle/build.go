@@ -247,7 +247,7 @@ func (b *builder) allocate(items []*bitem, left int) int {
 		p := &pitem{}
 		p.opts = append(p.opts, choice{cost: it.opts[floor].cost, value: it.opts[floor].value})
 		for j, o := range it.opts {
-			if j == floor || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
+			if j == floor || o.best || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
 				continue
 			}
 			if floor == 0 && j == 0 {
@@ -263,7 +263,7 @@ func (b *builder) allocate(items []*bitem, left int) int {
 		floor := floors[i]
 		index[i] = append(index[i], floor)
 		for j, o := range it.opts {
-			if j == floor || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
+			if j == floor || o.best || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
 				continue
 			}
 			if floor == 0 && j == 0 {
@@ -287,8 +287,8 @@ const (
 )
 
 // cover gives the best-ranked implicit files, in rank order, their
-// relevant spans (or their skeleton when the spans do not fit or there are
-// none) before any trade by value density, so that a handful of small,
+// relevant spans (all of them, else the most relevant that fit, else their
+// skeleton when no spans fit or there are none) before any trade by value density, so that a handful of small,
 // lower-ranked files never crowd out the files the ranking put first. A
 // file whose cheapest such rung costs more than half of what is left is
 // passed over. allocate then upgrades from these floors.
@@ -305,7 +305,9 @@ func (b *builder) cover(items []*bitem, left int) int {
 				if o.rung != want || o.trunc || float64(o.cost) > coverShare*float64(left) {
 					continue
 				}
-				if best < 0 || o.cost < it.opts[best].cost {
+				// The most valuable that fits (all the spans, or the best
+				// of them), the cheaper of equals.
+				if best < 0 || o.value > it.opts[best].value || (o.value == it.opts[best].value && o.cost < it.opts[best].cost) {
 					best = j
 				}
 			}
@@ -324,24 +326,34 @@ func (b *builder) cover(items []*bitem, left int) int {
 
 // fillTruncated gives each item still below its target rung (spans, or the
 // whole file or extra) a cut-down version of the target when the leftover
-// pays for one that is worth more than what the item has.
+// pays for one that is worth more than what the item has: its most
+// relevant spans alone, or the target truncated, whichever is worth more.
 func (b *builder) fillTruncated(items []*bitem, left int) int {
 	for _, it := range items {
 		cur := it.chosen()
-		if !it.hasTarget || cur.rung >= it.targetRung {
+		if !it.hasTarget || (cur.rung >= it.targetRung && !cur.best) {
 			continue
 		}
 		limit := cur.cost + left
 		if limit < minTruncTokens {
 			continue
 		}
-		o, ok := b.truncate(it, limit)
-		if !ok || o.value <= cur.value {
+		// The most valuable of the best spans that fit, if any.
+		pick := -1
+		for j, o := range it.opts {
+			if o.best && o.cost <= limit && o.value > cur.value && (pick < 0 || o.value > it.opts[pick].value) {
+				pick = j
+			}
+		}
+		if o, ok := b.truncate(it, limit); ok && o.value > cur.value && (pick < 0 || o.value > it.opts[pick].value) {
+			it.opts = append(it.opts, o)
+			pick = len(it.opts) - 1
+		}
+		if pick < 0 {
 			continue
 		}
-		left -= o.cost - cur.cost
-		it.opts = append(it.opts, o)
-		it.cur = len(it.opts) - 1
+		left -= it.opts[pick].cost - cur.cost
+		it.cur = pick
 	}
 	return left
 }

@@ -237,3 +237,63 @@ func TestReadingOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestBestSpans: a file whose spans do not all fit shows its most relevant
+// ones (by Span.Rank) instead of falling to its skeleton, and spans of
+// equal rank are shown together or not at all.
+func TestBestSpans(t *testing.T) {
+	f := rustFile()
+	f.Spans = []Span{
+		{Start: 11, End: 18, Symbol: "StoreError", Rank: 1},
+		{Start: 20, End: 29, Symbol: "OrderStore", Rank: 2},
+		{Start: 37, End: 53, Symbol: "MemStore", Rank: 1},
+		{Start: 66, End: 71, Symbol: "MemStore::orders_of", Rank: 0},
+		{Start: 74, End: 82, Symbol: "mem_store", Rank: 2},
+	}
+	build := func(f File, budget int) *Result {
+		t.Helper()
+		r, err := Build(context.Background(), Request{Root: fixtureRoot, Budget: budget, Format: JSON,
+			Counter: newCounter(t, "o200k"), Files: []File{f}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	shows := func(r *Result, line int) bool {
+		for _, lr := range r.Files[0].Lines {
+			if lr.Start <= line && line <= lr.End {
+				return true
+			}
+		}
+		return false
+	}
+	all := build(f, 100000).Files[0].Costs[RungSpans]
+	best := f
+	best.Spans = f.Spans[3:4]
+	one := build(best, 100000).Files[0].Costs[RungSpans]
+	budget := 2*one + 10 // the best span fits in half of it, all of them do not fit
+	t.Logf("spans cost %d, the best %d", all, one)
+	if all <= budget {
+		t.Fatalf("fixture: all spans cost %d, within a budget of %d", all, budget)
+	}
+	r := build(f, budget)
+	got := r.Files[0]
+	if got.Rung != RungSpans || !shows(r, 68) || shows(r, 25) || shows(r, 40) || shows(r, 78) {
+		t.Fatalf("budget %d: rung %v, lines %v; want the spans rung showing orders_of (66-71) only", budget, got.Rung, got.Lines)
+	}
+	if !strings.Contains(string(r.Output), "MemStore::orders_of") || strings.Contains(string(r.Output), `"symbol": "OrderStore"`) {
+		t.Errorf("the JSON should list only the spans it shows:\n%s", r.Output)
+	}
+
+	// Equal ranks: the best "group" is every span, so there is no
+	// smaller spans option and the file takes another rung.
+	tied := f
+	tied.Spans = append([]Span(nil), f.Spans...)
+	for i := range tied.Spans {
+		tied.Spans[i].Rank = 0
+	}
+	r = build(tied, budget)
+	if got := r.Files[0]; got.Rung == RungSpans && !got.Truncated {
+		t.Errorf("spans of one rank were split: rung %v, lines %v", got.Rung, got.Lines)
+	}
+}

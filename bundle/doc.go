@@ -19,7 +19,10 @@
 //   - spans: the relevant spans, widened by [Options.ContextLines] lines,
 //     with the file's package and import lines, overlapping ranges merged,
 //     and an elision marker ("// … lines 11-49 elided") for every hidden
-//     run of lines; the header names the shown ranges ("a.go:3-10,50-70");
+//     run of lines; the header names the shown ranges ("a.go:3-10,50-70").
+//     When the spans carry different ranks ([Span.Rank]), the rung also
+//     comes smaller: the most relevant span alone, then the best two, up
+//     to three (spans of equal rank always together);
 //   - skeleton: declarations without bodies. For Go it comes from the
 //     syntax tree (go/parser): package doc and clause, imports, type
 //     declarations whole, const and var declarations with function literal
@@ -46,7 +49,15 @@
 // a multiple-choice knapsack, solved by a greedy pass over upgrade steps
 // in order of value per token (on each item's convex hull), followed by
 // upgrades the leftover pays for and value-improving exchanges (see
-// plan.go).
+// plan.go). A smaller spans option is worth half of all the spans for the
+// best one, three quarters for the best two, and so on. It is not traded
+// by value per token: the five best-ranked implicit files take, as their
+// floor, all their spans if they fit in half of what is left, else the
+// most valuable smaller option that does, else their skeleton; and any
+// file below its spans may take one with the leftover at the end. A file
+// ranked near the top whose spans are too large (a 600-line test table
+// beside the test functions that matter) shows its best spans instead of
+// only its outline.
 //
 // Explicit items come first: extras and files marked Explicit (from
 // @references) are planned with the whole budget before any implicit file

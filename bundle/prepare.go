@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -55,6 +57,10 @@ type bitem struct {
 type bopt struct {
 	rung  Rung
 	trunc bool
+	// best marks a spans option that shows only the file's most relevant
+	// spans: the planner takes it as a floor (cover) or with the leftover
+	// (fillTruncated), never in the trade by value density.
+	best  bool
 	sec   section
 	text  string
 	cost  int
@@ -263,6 +269,7 @@ func (b *builder) prepareFile(ctx context.Context, it *bitem) {
 		v := src.spansView(f.Spans, f.Symbols, b.ctxLines)
 		if len(v.ranges) > 0 && !v.covers(src) {
 			b.addOption(it, RungSpans, src.render(v.ranges), v.ranges)
+			b.addBestSpans(it, src, f, v.ranges)
 			// Truncation cuts the spans themselves, without context lines.
 			it.target, it.targetRung = src.spansView(f.Spans, f.Symbols, 0), RungSpans
 			spansOnly = f.SpansOnly
@@ -297,10 +304,55 @@ func (b *builder) addOption(it *bitem, r Rung, content string, ranges []lineRang
 	it.opts = append(it.opts, o)
 }
 
+// maxBestSpans is how many of a file's most relevant spans the smaller
+// spans options show at most (the best one, the best two, ...).
+const maxBestSpans = 3
+
+// addBestSpans adds, to a file whose spans have several ranks, the
+// options that show only its most relevant spans: the best, then the best
+// two, up to maxBestSpans. The best span alone is worth half of all of
+// them, the best two three quarters, and so on: each further span adds
+// half of what the one before added. A file whose spans do not all fit
+// can still show the code that put it in the ranking, instead of falling
+// to its skeleton. all is what the option with every span shows.
+func (b *builder) addBestSpans(it *bitem, src *srcFile, f *File, all []lineRange) {
+	var ranks []int
+	for _, sp := range f.Spans {
+		ranks = append(ranks, sp.Rank)
+	}
+	slices.Sort(ranks)
+	ranks = slices.Compact(ranks)
+	for k := 1; k < len(ranks) && k <= maxBestSpans; k++ {
+		var best []Span
+		for _, sp := range f.Spans {
+			if sp.Rank < ranks[k] {
+				best = append(best, sp)
+			}
+		}
+		v := src.spansView(best, f.Symbols, b.ctxLines)
+		if len(v.ranges) == 0 || slices.Equal(v.ranges, all) {
+			continue
+		}
+		content := src.render(v.ranges)
+		if len(content) > maxBytesPerBudgetToken*b.req.Budget {
+			continue
+		}
+		o := b.renderSpans(it, RungSpans, content, v.ranges, false, best)
+		o.value = it.weight * rungValue[RungSpans] * (1 - math.Pow(0.5, float64(k)))
+		o.best = true
+		it.opts = append(it.opts, o)
+	}
+}
+
 // render builds an option's section text and counts it.
 func (b *builder) render(it *bitem, r Rung, content string, ranges []lineRange, trunc bool) bopt {
+	return b.renderSpans(it, r, content, ranges, trunc, it.base.spans)
+}
+
+// renderSpans is render for an option that shows the given spans.
+func (b *builder) renderSpans(it *bitem, r Rung, content string, ranges []lineRange, trunc bool, spans []Span) bopt {
 	sec := it.base
-	sec.rung, sec.content, sec.ranges = r, content, ranges
+	sec.rung, sec.content, sec.ranges, sec.spans = r, content, ranges, spans
 	sec.truncated, sec.mode = trunc, b.req.Options.Truncation
 	if b.req.Format == JSON {
 		sec.tokens = b.counter.Count(content)

@@ -110,6 +110,10 @@ func ParseTruncation(s string) (Truncation, error) {
 type Span struct {
 	Start, End int
 	Symbol     string // the symbol the span shows, "" if none
+	// Rank is the span's place in relevance order, 0 the most relevant.
+	// When ranks differ, a file whose spans do not all fit may show only
+	// its most relevant ones; spans of equal rank go together.
+	Rank int
 }
 
 // Symbol is a declaration of a file, as the skeleton and summary rungs need

@@ -78,7 +78,7 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 			SpansOnly: underReview[f.Path],
 		}
 		for _, sp := range f.Spans {
-			bf.Spans = append(bf.Spans, bundle.Span{Start: sp.Start, End: sp.End, Symbol: sp.Symbol})
+			bf.Spans = append(bf.Spans, bundle.Span{Start: sp.Start, End: sp.End, Symbol: sp.Symbol, Rank: sp.Rank})
 		}
 		for _, sid := range s.Facts.SymbolsIn(f.File) {
 			sym := &s.Facts.Symbols[sid]

@@ -3,6 +3,7 @@ package expand
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -99,6 +100,10 @@ type Explicit struct {
 type Span struct {
 	Start, End int
 	Symbol     string
+	// Rank is the span's place in relevance order, from 0: the explicit
+	// ranges all first, then the symbols by score, those of equal score
+	// sharing a rank. Spans are listed by line.
+	Rank int
 }
 
 // File is a ranked file with everything the bundle and --explain need.
@@ -353,7 +358,11 @@ const spanShare = 0.4
 // ranges first, then the symbols with evidence, best first, dropping a
 // symbol nested in one already chosen.
 func (e *Engine) spans(fr rank.FileRank, explicit []Span, maxSpans int) []Span {
-	out := append([]Span(nil), explicit...)
+	out := append([]Span(nil), explicit...) // all of rank 0
+	rank, last := 0, math.Inf(1)
+	if len(out) > 0 {
+		rank = 1
+	}
 	var best float64
 	if len(fr.Symbols) > 0 {
 		best = fr.Symbols[0].Score
@@ -373,7 +382,13 @@ func (e *Engine) spans(fr rank.FileRank, explicit []Span, maxSpans int) []Span {
 		if covered {
 			continue
 		}
-		out = append(out, Span{Start: s.Start, End: s.End, Symbol: s.QualName(e.Facts.Files[s.File].Lang)})
+		// Symbols of equal score share a rank: the bundle shows them
+		// together or not at all.
+		if h.Score < last*(1-1e-9) && last != math.Inf(1) {
+			rank++
+		}
+		last = h.Score
+		out = append(out, Span{Start: s.Start, End: s.End, Symbol: s.QualName(e.Facts.Files[s.File].Lang), Rank: rank})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Start != out[j].Start {
