@@ -27,5 +27,5 @@
 // subgraphs. [WriteSVG] lays the picture out itself: one column per step
 // from the seeds, one band per cluster, curved edges with their labels,
 // and a legend — readable rather than optimal; pipe DOT to Graphviz for
-// its layout.
+// its layout. [Write] writes one of them by its name in [Formats].
 package draw

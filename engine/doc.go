@@ -66,7 +66,8 @@
 //
 // [Session.Page] cuts a ranking into pages of one budget each (the MCP
 // tools' page argument), and [RelatedRequest] with [Session.Related]
-// ranks the neighbours of one file.
+// ranks the neighbours of one file, which [Session.AnalysedFile] finds
+// from a path as a caller wrote it.
 //
 // # Diff review
 //
@@ -74,7 +75,8 @@
 // the index, or a range from a merge base, a head other than the
 // checked-out tree extracted to a temporary directory), [ReadRange]
 // reads git's diff of a range as given (untracked files added as new),
-// [ReadPatch] reads one from a unified diff, and [Session.ReviewChange]
+// the range [ResolveRange] chose from a base and a head that may be left
+// out, [ReadPatch] reads one from a unified diff, and [Session.ReviewChange]
 // maps it onto the facts of its new side, giving a [Review]. [ReviewRequest] turns a [Review] (a parsed diff mapped onto the new
 // side's facts) into a Request: the query names the changed symbols, the
 // changed places are pinned first, and the list of changes and the diff,
@@ -83,7 +85,8 @@
 // files named after them and the files past commits changed together with
 // them gain (githistory.Stats.CoChanged), tests are not demoted, and the
 // changed files are shown as their changed symbols rather than whole (the
-// diff already shows the change). The benchmark's [Ranker] reviews a
+// diff already shows the change). A change with no files gets
+// [EmptyReview], a bundle with none. The benchmark's [Ranker] reviews a
 // review instance's uncommitted change the same way.
 //
 // # Rankers
@@ -106,13 +109,17 @@
 // is byte-identical with and without the index; indexed_test.go checks it
 // across edits, renames, commits switched, go.mod and Cargo.toml changes,
 // concurrent processes and damaged entries. [WritePack] writes a root's
-// index as a pack, and [SeedFromPack] adds one to another index.
+// index as a pack, and [SeedFromPack] adds one to another index
+// ([SeedFromPackFile] from a file or a URL). An [IndexRun] records what
+// one run of a command did with the index, as the root's last run.
 //
 // [FetchPack] reads a pack from a file or a URL, [WritePackFile] writes
 // one atomically, [ExportSCIP] writes the facts as a SCIP index for other
 // tools, [ConfigLoad] gives the load options (ignore rules, their index
-// key, SCIP indexes) a configuration file asks for, and [FindRoot] finds
-// the repository a directory is in.
+// key, SCIP indexes) a configuration file asks for, [LoadOptions.Key]
+// names those that change what a load holds (a resident server answers
+// only queries with its key), and [FindRoot] finds the repository a
+// directory is in.
 //
 // A resident session (LoadOptions.Resident), kept by a long-running
 // process, is brought up to date after edits with [Reopen], which reuses
@@ -134,22 +141,24 @@
 // [Ranker] is the whole engine as an eval.Ranker, cold or sharing loaded
 // sessions through a [SessionCache]; [ModelReplay] replays a ranking
 // model on feature dumps. [Rankers], [TextWeightRankers], [DumpRanker]
-// and [ReplayRankers] are the sets ctxexpand bench compares.
+// and [ReplayRankers] are the sets ctxexpand bench compares; [Bench]
+// runs one of them end to end (eval.Run, or eval.Replay over dumps) and
+// returns the report.
 //
 // # Layout
 //
 // The package has two halves with a one-way dependency between them.
 // Loading — session.go (the Session's data, Open, Close), load.go (the
 // language loaders), lsp.go, scip.go, history.go, configload.go, the
-// on-disk index's orchestration (indexed.go, lexstore.go, tokens.go,
-// pack.go, packfile.go), the resident reload (residentload.go, reopen.go,
-// source.go), and the time limits and logging both halves use
+// on-disk index's orchestration (indexed.go, indexrun.go, lexstore.go,
+// tokens.go, pack.go, packfile.go), the resident reload (residentload.go,
+// reopen.go, source.go), and the time limits and logging both halves use
 // (deadline.go, log.go) — builds on its own. Querying — request.go,
 // run.go (Query, Run), refs.go, bundle.go, assemble.go, report.go,
-// page.go, related.go, review.go, change.go, and the benchmark's
-// ranker.go, rankerset.go and replay.go — uses what a Session holds and
-// never the reverse; TestLoadingStandsAlone builds the loading files
-// alone to keep it so. The doors (cmd/ctxexpand: the command line, the
+// page.go, related.go, review.go, change.go, reviewrange.go, and the
+// benchmark's ranker.go, rankerset.go, replay.go and bench.go — uses
+// what a Session holds and never the reverse; TestLoadingStandsAlone
+// builds the loading files alone to keep it so. The doors (cmd/ctxexpand: the command line, the
 // MCP server, the resident server's socket) map their flags and
 // arguments onto this API and render what it returns.
 package engine

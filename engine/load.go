@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"os"
@@ -86,6 +88,15 @@ type LoadOptions struct {
 	resident *residentIndex // a resident session chain's memory (residentload.go)
 	sources  *sourceSet     // the text a resident load read (source.go)
 	changes  Changes        // what changed since the previous resident session
+}
+
+// Key names the options that change what a load holds besides the
+// files: the configured ignore rules (IndexKey), the history prior and
+// the SCIP indexes. A resident server answers only the queries whose
+// load options have its key.
+func (opt LoadOptions) Key() string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%q %v %q %v", opt.IndexKey, opt.NoHistory, opt.SCIP, opt.NoSCIP))
+	return hex.EncodeToString(sum[:8])
 }
 
 // goOptions are the Go loader's options.

@@ -39,6 +39,23 @@ func FetchPack(ctx context.Context, src string) ([]byte, error) {
 	return data, err
 }
 
+// SeedFromPackFile seeds root's index from the pack at src ([FetchPack],
+// [ReadPack], [SeedFromPack]) and returns what it took and the pack's
+// size in bytes. An error (no file, a damaged or refused pack, a failed
+// download) says why the pack was not used: a load goes on without it.
+func SeedFromPackFile(ctx context.Context, root string, opt LoadOptions, src string) (SeedResult, int64, error) {
+	data, err := FetchPack(ctx, src)
+	if err != nil {
+		return SeedResult{}, 0, err
+	}
+	a, info, err := ReadPack(bytes.NewReader(data), 0)
+	if err != nil {
+		return SeedResult{Info: info}, int64(len(data)), err
+	}
+	res, err := SeedFromPack(ctx, root, opt, a, info)
+	return res, int64(len(data)), err
+}
+
 // WritePackFile writes root's pack ([WritePack]) to the file at path,
 // which holds either the whole pack or what it held before, and returns
 // the pack's size in bytes.

@@ -2,10 +2,16 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/expand"
 )
 
@@ -64,4 +70,49 @@ func (s *Session) FilesNamedLike(p string) []string {
 		cands = cands[:5]
 	}
 	return cands
+}
+
+// AnalysedFile resolves a path as a caller wrote it (repository-relative,
+// "./"-prefixed or absolute under the root) to a file the session
+// analysed. The error says why there is none: the path leaves the root,
+// names nothing, or names a file the analysis does not know; and it names
+// the files called like it (FilesNamedLike).
+func (s *Session) AnalysedFile(p string) (string, error) {
+	rel, err := repoPath(s.Root, p)
+	if err != nil {
+		return "", errors.New(err.Error() + s.didYouMean(p))
+	}
+	if _, ok := s.Facts.FileByPath(rel); !ok {
+		if _, err := os.Stat(filepath.Join(s.Root, filepath.FromSlash(rel))); errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("%s does not exist in the repository: give a path relative to the repository root%s", rel, s.didYouMean(rel))
+		}
+		return "", fmt.Errorf("%s is not a Go or Rust source file the analysis knows (only .go and .rs files are analysed, and vendored, hidden or oversized ones are skipped)%s", rel, s.didYouMean(rel))
+	}
+	return rel, nil
+}
+
+// didYouMean names repository files whose base name matches p's, for an
+// error about a path that is not there.
+func (s *Session) didYouMean(p string) string {
+	if cands := s.FilesNamedLike(p); len(cands) > 0 {
+		return "; did you mean " + strings.Join(cands, ", ") + "?"
+	}
+	return ""
+}
+
+// repoPath turns a path a caller wrote (repository-relative, "./"-prefixed
+// or absolute under the root) into a repository path, refusing paths that
+// leave the root.
+func repoPath(root, p string) (string, error) {
+	rel, err := analyze.ResolvePath(root, p)
+	if err != nil {
+		if errors.Is(err, analyze.ErrOutsideRoot) {
+			return "", fmt.Errorf("%s is outside the repository %s: give a path relative to the repository root", p, root)
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("%s does not exist in the repository: give a path relative to the repository root", p)
+		}
+		return "", fmt.Errorf("%s: %v", p, err)
+	}
+	return rel, nil
 }

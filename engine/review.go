@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/query"
@@ -88,4 +90,34 @@ func ReviewRequest(req Request, rv Review) Request {
 	req.Extras = extras
 	req.Notes = notes
 	return req
+}
+
+// EmptyReview is the bundle of a review whose change has no files, so
+// that a caller (a CI job) still gets a well-formed document: no files,
+// ch's commit and notes, in req's format and strategy within its budget
+// as its tokenizer counts. A format or tokenizer that does not exist is a
+// *RequestError whose Err says so.
+func EmptyReview(ctx context.Context, req Request, ch *Change, notes []string) ([]byte, error) {
+	format, err := bundle.ParseFormat(req.Format)
+	if err != nil {
+		return nil, &RequestError{Field: "format", Err: err, format: "{format}: %v", args: []any{err}}
+	}
+	counter, err := tokenize.New(req.Tokenizer, tokenize.WithMargin(req.TokenMargin))
+	if err != nil {
+		return nil, &RequestError{Field: "tokenizer", Err: err, format: "{tokenizer}: %v", args: []any{err}}
+	}
+	res, err := bundle.Build(ctx, bundle.Request{
+		Query:    "review the change",
+		Strategy: req.Strategy,
+		Commit:   ch.Commit,
+		Root:     ch.Root,
+		Budget:   req.Budget,
+		Counter:  counter,
+		Format:   format,
+		Notes:    notes,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res.Output, nil
 }

@@ -70,5 +70,6 @@
 // little. [Repo.Status] carries [Figures]: the memo's hits and misses,
 // the time from a change being noticed to its generation being ready
 // (percentiles over the last [WindowSize] edits, kept in a [Window]), and
-// how many files the last update analysed again.
+// how many files the last update analysed again; their JSON form is the
+// one serve --status carries. [RSS] is the process's resident memory.
 package resident

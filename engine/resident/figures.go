@@ -14,30 +14,54 @@ import (
 // of Go skeletons), how long an edit took
 // to become an answer, and how much the last update analysed again.
 
-// Figures are an engine's measurements.
+// Figures are an engine's measurements. Their JSON form is the one
+// serve --status carries over the resident server's socket.
 type Figures struct {
-	// Tokens are the figures of the token-count memo the queries share
-	// across generations (zero when the engine has none).
-	Tokens tokenize.MemoStats
-	// Skeletons are the figures of the process's memo of Go skeletons
-	// (bundle.SkeletonMemoStats): the rendered slice that costs the most
-	// to make, shared by every query of the process.
-	Skeletons bundle.SkeletonStats
+	// TokenHits and TokenMisses count the lookups of whole texts in the
+	// token-count memo the queries share across generations;
+	// TokenEntries is how many counts it holds (all zero when the engine
+	// has none).
+	TokenHits    uint64 `json:"token_hits,omitempty"`
+	TokenMisses  uint64 `json:"token_misses,omitempty"`
+	TokenEntries int    `json:"token_entries,omitempty"`
+	// SkeletonHits and SkeletonMisses count the lookups in the process's
+	// memo of Go skeletons (bundle.SkeletonMemoStats): the rendered slice
+	// that costs the most to make, shared by every query of the process;
+	// SkeletonEntries is how many it holds.
+	SkeletonHits    uint64 `json:"skeleton_hits,omitempty"`
+	SkeletonMisses  uint64 `json:"skeleton_misses,omitempty"`
+	SkeletonEntries int    `json:"skeleton_entries,omitempty"`
 	// Edits is how many updates applied changes noticed in the tree (the
 	// first load is not one); EditP50, P95 and P99 are percentiles, over
 	// the last WindowSize of them, of the time from the first change of
 	// an update being noticed (a watcher's event, or a query that found
 	// it) to the generation holding it being ready: the time to a fresh
 	// answer, the settling delay included.
-	Edits                     int64
-	EditP50, EditP95, EditP99 time.Duration
-	EditTotal                 time.Duration // of all of them
+	Edits   int64         `json:"edits,omitempty"`
+	EditP50 time.Duration `json:"edit_p50,omitempty"`
+	EditP95 time.Duration `json:"edit_p95,omitempty"`
+	EditP99 time.Duration `json:"edit_p99,omitempty"`
+	// EditTotal is the time of all of them (not carried in JSON).
+	EditTotal time.Duration `json:"-"`
 	// Reanalysed is how many files the last update analysed again: the
 	// files whose content differs from the previous generation's (new
 	// files among them); every file on the first load and on one after
 	// the configuration or ignore rules changed. Files is how many the
 	// generation holds.
-	Reanalysed, Files int
+	Reanalysed int `json:"reanalysed,omitempty"`
+	Files      int `json:"files,omitempty"`
+}
+
+// TokenHitRate is the share of the token memo's lookups that found the
+// count, 0 before any.
+func (f *Figures) TokenHitRate() float64 {
+	return tokenize.MemoStats{Hits: f.TokenHits, Misses: f.TokenMisses}.HitRate()
+}
+
+// SkeletonHitRate is the share of the skeleton memo's lookups that found
+// the skeleton, 0 before any.
+func (f *Figures) SkeletonHitRate() float64 {
+	return tokenize.MemoStats{Hits: f.SkeletonHits, Misses: f.SkeletonMisses}.HitRate()
 }
 
 // figures are what an engine keeps for its Figures.
@@ -49,7 +73,10 @@ type figures struct {
 }
 
 func (f *figures) report() Figures {
-	out := Figures{Tokens: f.memo.Stats(), Skeletons: bundle.SkeletonMemoStats(), Reanalysed: int(f.reanalysed.Load()), Files: int(f.files.Load())}
+	tok, skel := f.memo.Stats(), bundle.SkeletonMemoStats()
+	out := Figures{TokenHits: tok.Hits, TokenMisses: tok.Misses, TokenEntries: tok.Entries,
+		SkeletonHits: skel.Hits, SkeletonMisses: skel.Misses, SkeletonEntries: skel.Entries,
+		Reanalysed: int(f.reanalysed.Load()), Files: int(f.files.Load())}
 	out.Edits, out.EditP50, out.EditP95, out.EditP99 = f.edits.Percentiles()
 	out.EditTotal = f.edits.Sum()
 	return out

@@ -314,6 +314,14 @@ func (r *Repo) QueryChecked(ctx context.Context, req engine.Request, check func(
 	return out, snap, err
 }
 
+// LoadKey is the key of the load options in force
+// (engine.LoadOptions.Key); it changes when the configuration does.
+func (r *Repo) LoadKey() string {
+	r.srcMu.Lock()
+	defer r.srcMu.Unlock()
+	return r.load.Key()
+}
+
 // Refresh makes the next query load everything again (for a client that
 // knows better than the watcher).
 func (r *Repo) Refresh() { r.pend.add(batch{all: true}) }

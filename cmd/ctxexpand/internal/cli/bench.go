@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,8 +14,6 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/eval"
-	"github.com/ctxexpand/ctxexpand/index"
-	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/rank/learn"
 )
 
@@ -118,92 +117,51 @@ checkouts are cached in --work and reused across runs.`,
 	return cmd
 }
 
-func (o *benchOptions) rankers() ([]eval.Ranker, error) {
-	all, order := engine.Rankers(o.NoHistory, max(2, o.Jobs*2))
-	if len(o.Rankers) > 0 {
-		order = o.Rankers
-	}
-	return pickRankers(all, order, "")
-}
-
-// pickRankers returns the rankers of all named by names, in that order;
-// an unknown name is a usage error that lists the known ones, with
-// forWhat (" for --replay") after the name.
-func pickRankers[R any](all map[string]R, names []string, forWhat string) ([]R, error) {
-	var out []R
-	for _, n := range names {
-		r, ok := all[n]
-		if !ok {
-			var known []string
-			for k := range all {
-				known = append(known, k)
-			}
-			return nil, usagef("unknown ranker %q%s; choose from %s", n, forWhat, strings.Join(sortedStrings(known), ", "))
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
-func (o *benchOptions) run(ctx context.Context, io *IO) error {
-	if o.Replay != "" {
-		return o.replay(io)
-	}
-	if o.Model != "" {
+// validate refuses the combinations of flags that make no sense: each
+// mode (a replay, a dump, a text-weights run, a quality run) has its own.
+func (o *benchOptions) validate() error {
+	switch {
+	case o.Replay != "" && (o.Dump != "" || o.TextWeights != "" || o.Repos != ""):
+		return usagef("--replay reads dumps only; leave out --repos, --dump-features and --text-weights")
+	case o.Replay != "":
+		return nil
+	case o.Model != "":
 		return usagef("--model is for --replay")
-	}
-	if o.Dataset == "" || o.Repos == "" {
+	case o.Dataset == "" || o.Repos == "":
 		return usagef("bench needs --dataset FILE and --repos DIR")
 	}
-	if o.WorkDir == "" {
-		dir, err := os.UserCacheDir()
+	return nil
+}
+
+// run maps the flags onto engine.BenchOptions (reading the files they
+// name), runs engine.Bench and writes its report: markdown on stdout,
+// then --json and (but for a replay) --chart.
+func (o *benchOptions) run(ctx context.Context, io *IO) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	opts := engine.BenchOptions{
+		Dataset: o.Dataset, ReposDir: o.Repos, WorkDir: o.WorkDir, Jobs: o.Jobs, Timeout: o.Timeout,
+		Filter:  eval.Filter{Langs: o.Langs, Repos: o.RepoSel, Limit: o.Limit, PerRepo: o.PerRepo},
+		Rankers: o.Rankers, NoHistory: o.NoHistory, DumpDir: o.Dump, CacheDir: o.CacheDir, ReplayDir: o.Replay,
+		Progress: io.Err, Terminal: io.ErrIsTerminal,
+	}
+	forWhat := ""
+	if o.Replay != "" {
+		forWhat = " for --replay"
+		model, err := o.model()
 		if err != nil {
-			return fmt.Errorf("no cache directory for checkouts; pass --work DIR: %w", err)
-		}
-		o.WorkDir = filepath.Join(dir, "ctxexpand", "bench")
-	}
-	var rankers []eval.Ranker
-	var err error
-	rolling := o.Dump != "" || o.TextWeights != ""
-	switch {
-	case o.Dump != "" && o.TextWeights != "":
-		return usagef("--dump-features and --text-weights each run their own rankers; pass one")
-	case o.Dump != "":
-		if rankers, err = o.dumpRankers(); err != nil {
 			return err
 		}
-	case o.TextWeights != "":
-		if rankers, err = o.weightRankers(); err != nil {
-			return err
-		}
-	default:
-		if rankers, err = o.rankers(); err != nil {
-			return err
-		}
+		opts.Model = model
+	} else if err := o.checkoutFlags(&opts); err != nil {
+		return err
 	}
-	var decls eval.DeclSource
-	if !rolling {
-		for _, r := range rankers {
-			if pr, ok := r.(*engine.Ranker); ok {
-				decls = pr // function-level gold from the facts it loaded
-				break
-			}
-		}
+	rep, err := engine.Bench(ctx, opts)
+	var unknown *engine.UnknownRankerError
+	if errors.As(err, &unknown) {
+		return usagef("unknown ranker %q%s; choose from %s", unknown.Name, forWhat, strings.Join(unknown.Known, ", "))
 	}
-	rep, err := eval.Run(ctx, eval.Options{
-		Decls:     decls,
-		DumpDir:   o.Dump,
-		Rolling:   rolling,
-		NoBundles: rolling,
-		Dataset:   o.Dataset,
-		Filter:    eval.Filter{Langs: o.Langs, Repos: o.RepoSel, Limit: o.Limit, PerRepo: o.PerRepo},
-		ReposDir:  o.Repos,
-		WorkDir:   o.WorkDir,
-		Jobs:      o.Jobs,
-		Timeout:   o.Timeout,
-		Progress:  io.Err,
-		Terminal:  io.ErrIsTerminal,
-	}, rankers)
 	if err != nil {
 		return err
 	}
@@ -215,7 +173,7 @@ func (o *benchOptions) run(ctx context.Context, io *IO) error {
 			return err
 		}
 	}
-	if o.ChartOut != "" {
+	if o.ChartOut != "" && o.Replay == "" {
 		if err := writeFileWith(o.ChartOut, rep.WriteChart); err != nil {
 			return err
 		}
@@ -223,53 +181,38 @@ func (o *benchOptions) run(ctx context.Context, io *IO) error {
 	return nil
 }
 
-// weightRankers are the rankers of --text-weights: bm25 and the pipeline
-// once per named set of weights, all sharing one session per commit loaded
-// through the on-disk index.
-func (o *benchOptions) weightRankers() ([]eval.Ranker, error) {
-	if len(o.Rankers) > 0 {
-		return nil, usagef("--text-weights runs its own rankers; leave out --rankers")
+// checkoutFlags completes the options of a run on checkouts: the
+// default --work, and the weights of --text-weights; --dump-features and
+// --text-weights each run their own rankers.
+func (o *benchOptions) checkoutFlags(opts *engine.BenchOptions) error {
+	if o.WorkDir == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return fmt.Errorf("no cache directory for checkouts; pass --work DIR: %w", err)
+		}
+		opts.WorkDir = filepath.Join(dir, "ctxexpand", "bench")
 	}
-	data, err := os.ReadFile(o.TextWeights)
-	if err != nil {
-		return nil, fmt.Errorf("reading --text-weights: %w", err)
+	switch {
+	case o.Dump != "" && o.TextWeights != "":
+		return usagef("--dump-features and --text-weights each run their own rankers; pass one")
+	case o.Dump != "" && len(o.Rankers) > 0:
+		return usagef("--dump-features runs its own ranker; leave out --rankers")
+	case o.TextWeights != "" && len(o.Rankers) > 0:
+		return usagef("--text-weights runs its own rankers; leave out --rankers")
+	case o.TextWeights != "":
+		data, err := os.ReadFile(o.TextWeights)
+		if err != nil {
+			return fmt.Errorf("reading --text-weights: %w", err)
+		}
+		if err := json.Unmarshal(data, &opts.TextWeights); err != nil || len(opts.TextWeights) == 0 {
+			return usagef("--text-weights %s: want a JSON object of named query.TextWeights (%v)", o.TextWeights, err)
+		}
 	}
-	var sets map[string]query.TextWeights
-	if err := json.Unmarshal(data, &sets); err != nil || len(sets) == 0 {
-		return nil, usagef("--text-weights %s: want a JSON object of named query.TextWeights (%v)", o.TextWeights, err)
-	}
-	st, err := o.openIndex()
-	if err != nil {
-		return nil, err
-	}
-	return engine.TextWeightRankers(st, o.NoHistory, sets), nil
+	return nil
 }
 
-func (o *benchOptions) openIndex() (*index.Store, error) {
-	dir := o.CacheDir
-	if dir == "" {
-		dir = filepath.Join(o.WorkDir, "index")
-	}
-	return index.Open(index.Options{Dir: dir})
-}
-
-// dumpRankers are the rankers of a feature dump: the pipeline with the
-// hand-weighted ranker (the features do not depend on the model), loading
-// through an on-disk index so that each commit of a repository costs only
-// what changed since the one before.
-func (o *benchOptions) dumpRankers() ([]eval.Ranker, error) {
-	if len(o.Rankers) > 0 {
-		return nil, usagef("--dump-features runs its own ranker; leave out --rankers")
-	}
-	st, err := o.openIndex()
-	if err != nil {
-		return nil, err
-	}
-	return []eval.Ranker{engine.DumpRanker(st, o.NoHistory)}, nil
-}
-
-// replayRankers are the rankers --replay runs, by name.
-func (o *benchOptions) replayRankers() ([]eval.ReplayRanker, error) {
+// model is the ranking model of --replay: --model, or the shipped one.
+func (o *benchOptions) model() (*learn.Model, error) {
 	var model *learn.Model
 	var err error
 	if o.Model != "" {
@@ -284,58 +227,5 @@ func (o *benchOptions) replayRankers() ([]eval.ReplayRanker, error) {
 	if err != nil || model == nil {
 		return nil, fmt.Errorf("no ranking model to replay (pass --model FILE): %v", err)
 	}
-	all, names := engine.ReplayRankers(model)
-	if len(o.Rankers) > 0 {
-		names = o.Rankers
-	}
-	return pickRankers(all, names, " for --replay")
-}
-
-// replay re-ranks stored feature dumps (eval.Replay) and reports.
-func (o *benchOptions) replay(io *IO) error {
-	if o.Dump != "" || o.TextWeights != "" || o.Repos != "" {
-		return usagef("--replay reads dumps only; leave out --repos, --dump-features and --text-weights")
-	}
-	rankers, err := o.replayRankers()
-	if err != nil {
-		return err
-	}
-	keep, err := o.replayFilter()
-	if err != nil {
-		return err
-	}
-	recs, err := eval.ReadDumps(o.Replay, keep)
-	if err != nil {
-		return err
-	}
-	rep, err := eval.Replay(recs, rankers)
-	if err != nil {
-		return err
-	}
-	rep.Dataset = o.Dataset
-	if err := rep.WriteMarkdown(io.Out); err != nil {
-		return err
-	}
-	if o.JSONOut != "" {
-		if err := writeFileWith(o.JSONOut, rep.WriteJSON); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// replayFilter selects dumps by --dataset, --lang, --repo and --limit.
-func (o *benchOptions) replayFilter() (func(*eval.DumpRecord) bool, error) {
-	var ids map[string]bool
-	if o.Dataset != "" {
-		insts, err := eval.LoadDataset(o.Dataset)
-		if err != nil {
-			return nil, err
-		}
-		ids = map[string]bool{}
-		for _, in := range insts {
-			ids[in.ID] = true
-		}
-	}
-	return eval.KeepDumps(ids, eval.Filter{Langs: o.Langs, Repos: o.RepoSel, Limit: o.Limit}), nil
+	return model, nil
 }

@@ -3,8 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"sync"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -48,50 +46,29 @@ func (c *cacheOptions) open(notice func(string)) *index.Store {
 	return st
 }
 
-// indexedRun collects what a run did with the index and saves it as the
-// root's last run.
+// indexedRun is a run's engine.IndexRun with its progress display,
+// which a notice ends (a notice line would break the bar).
 type indexedRun struct {
-	st    *index.Store
-	start time.Time
-	out   func(string)
-	prog  *progress
-
-	mu    sync.Mutex
-	load  engine.IndexedLoad
-	notes []string
+	*engine.IndexRun
+	prog *progress
 }
 
 // start opens the index (nil when off) for one run; notices go to stderr
 // unless quiet, and into the run's statistics.
 func (c *cacheOptions) start(io *IO, quiet bool) *indexedRun {
-	r := &indexedRun{start: time.Now(), out: noticeTo(io, quiet), prog: newProgress(io.Err, io.ErrIsTerminal, quiet)}
-	r.st = c.open(r.notice)
+	prog, out := newProgress(io.Err, io.ErrIsTerminal, quiet), noticeTo(io, quiet)
+	r := &indexedRun{prog: prog, IndexRun: engine.NewIndexRun(nil, func(msg string) { prog.finish(); out(msg) })}
+	r.Store = c.open(r.Notice)
 	return r
 }
 
-func (r *indexedRun) notice(msg string) {
-	r.prog.finish() // a notice line would break the bar
-	r.mu.Lock()
-	r.notes = append(r.notes, msg)
-	r.mu.Unlock()
-	r.out(msg)
-}
-
-// wire sets the load options that feed this run.
+// wire sets the load options that feed this run: the progress display
+// and the index (engine.IndexRun.Wire).
 func (r *indexedRun) wire(lo *engine.LoadOptions) {
 	if r.prog != nil {
 		lo.Progress = r.prog.report
 	}
-	if r.st == nil {
-		return
-	}
-	lo.Index = r.st
-	lo.Notice = r.notice
-	lo.OnIndexed = func(l engine.IndexedLoad) {
-		r.mu.Lock()
-		r.load = l
-		r.mu.Unlock()
-	}
+	r.Wire(lo)
 }
 
 // loaded ends the progress display: the load is over.
@@ -100,14 +77,7 @@ func (r *indexedRun) loaded() { r.prog.finish() }
 // finish saves the run's statistics and trims the index when due.
 func (r *indexedRun) finish(root string) {
 	r.prog.finish()
-	if r.st == nil {
-		return
-	}
-	r.mu.Lock()
-	run := index.Run{Time: r.start.UTC(), Duration: time.Since(r.start), Snapshot: r.load.Snapshot, Notes: r.notes}
-	r.mu.Unlock()
-	r.st.SaveRun(root, run)
-	r.st.TrimIfDue()
+	r.Finish(root)
 }
 
 // noticeTo writes notices to stderr unless quiet.

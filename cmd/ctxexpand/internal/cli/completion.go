@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -43,7 +44,7 @@ func completeStrategy(_ *cobra.Command, _ []string, toComplete string) ([]string
 	prefix, chosen := toComplete[:i+1], strings.Split(toComplete[:i], "+")
 	var out []string
 	for _, n := range names {
-		if !contains(chosen, n) {
+		if !slices.Contains(chosen, n) {
 			out = append(out, prefix+n)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/config"
 	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/index"
 )
 
 // configFlags are the flags that override keys of the configuration file:
@@ -79,6 +80,25 @@ func (o *expandOptions) applyConfig(io *IO, root string) (config.Settings, engin
 	}
 	load.NoHistory, load.NoSCIP, load.Logger = o.NoHistory, o.NoSCIP, io.Log
 	return s, load, nil
+}
+
+// residentConfig is the Configure of a resident engine at root (serve
+// and mcp): the load options o's configuration asks for (applyConfig),
+// read again whenever it changes, with skipTests, loading through st
+// (when not nil) with its notices logged.
+func (o *expandOptions) residentConfig(io *IO, root string, skipTests bool, st *index.Store, logf func(string, ...any)) func() (engine.LoadOptions, error) {
+	return func() (engine.LoadOptions, error) {
+		_, load, err := o.applyConfig(io, root)
+		if err != nil {
+			return load, err
+		}
+		load.SkipTests = skipTests
+		if st != nil {
+			load.Index = st
+			load.Notice = func(msg string) { logf("%s", msg) }
+		}
+		return load, nil
+	}
 }
 
 // displayPath names a file relative to the working directory when it lies

@@ -7,11 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/expand"
-	"github.com/ctxexpand/ctxexpand/tokenize"
 )
 
 // diffOptions are the flags of the diff command: which change to review,
@@ -112,7 +110,7 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 		return err
 	}
 	if len(ch.Diff.Files) == 0 {
-		return o.writeEmpty(io, ch)
+		return o.writeEmpty(ctx, io, ch)
 	}
 
 	load := engine.LoadOptions{Logger: io.Log}
@@ -186,9 +184,10 @@ func (o *diffOptions) fromGit(ctx context.Context, root string) (*engine.Change,
 	return ch, err
 }
 
-// writeEmpty writes a bundle with no files for a change with no files,
-// so that a CI job still gets a well-formed document.
-func (o *diffOptions) writeEmpty(io *IO, ch *engine.Change) error {
+// writeEmpty writes a bundle with no files for a change with no files
+// (engine.EmptyReview), so that a CI job still gets a well-formed
+// document.
+func (o *diffOptions) writeEmpty(ctx context.Context, io *IO, ch *engine.Change) error {
 	note := "no changes in " + ch.What
 	notes := append(append([]string(nil), ch.Notes...), note)
 	if !o.Quiet {
@@ -199,28 +198,11 @@ func (o *diffOptions) writeEmpty(io *IO, ch *engine.Change) error {
 	if o.FilesOnly {
 		return o.write(io, nil)
 	}
-	format, err := bundle.ParseFormat(o.Format)
+	payload, err := engine.EmptyReview(ctx, o.expandOptions.request(ch.Root), ch, notes)
 	if err != nil {
-		return usageError{err}
+		return flagError(err)
 	}
-	counter, err := tokenize.New(o.Tokenizer, tokenize.WithMargin(o.Margin))
-	if err != nil {
-		return usageError{err}
-	}
-	res, err := bundle.Build(context.Background(), bundle.Request{
-		Query:    "review the change",
-		Strategy: o.Strategy,
-		Commit:   ch.Commit,
-		Root:     ch.Root,
-		Budget:   o.Budget,
-		Counter:  counter,
-		Format:   format,
-		Notes:    notes,
-	})
-	if err != nil {
-		return err
-	}
-	return o.write(io, res.Output)
+	return o.write(io, payload)
 }
 
 // write sends the payload to --output or stdout.

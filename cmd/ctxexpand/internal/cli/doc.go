@@ -12,12 +12,13 @@
 // from engine.Output.Render, whether the run was local or answered by a
 // server (viaserver.go, which sends the engine.Request itself). The
 // change diff reviews is read by engine.ReadChange or engine.ReadPatch;
-// diff words their refusals.
+// diff words their refusals. bench maps its flags onto
+// engine.BenchOptions and writes engine.Bench's report.
 //
 // # The on-disk index
 //
 // Every command that analyses a repository goes through the on-disk index
-// (package index) unless --no-cache: under --cache-dir, $CTXEXPAND_CACHE_DIR
+// (package index, a run recorded by engine.IndexRun) unless --no-cache: under --cache-dir, $CTXEXPAND_CACHE_DIR
 // or ctxexpand in the user cache directory. `ctxexpand index` prebuilds it
 // and `ctxexpand index --stats` shows what it holds and the last run's hit
 // rates. Notices about the index (a corrupt entry rebuilt) go to stderr

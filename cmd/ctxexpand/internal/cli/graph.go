@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,9 +19,6 @@ import (
 // openSession loads the repository for the graph command; tests share
 // one load between runs through it.
 var openSession = engine.Open
-
-// graphFormats are the values of the graph command's --format.
-var graphFormats = []string{"dot", "mermaid", "svg"}
 
 // graphOptions are the flags of the graph command.
 type graphOptions struct {
@@ -73,7 +71,7 @@ by Go package or Rust module.
 	o.QueryIn.addFlag(f)
 	f.StringVar(&o.Root, "root", "", "repository root (default: nearest ancestor of the working directory holding go.mod, Cargo.toml, .git or index.scip)")
 	f.StringVar(&o.Config, "config", "", "configuration file (default: .ctxexpand.toml at the root, if any); flags override it")
-	f.StringVar(&o.Format, "format", o.Format, "picture format: "+strings.Join(graphFormats, ", "))
+	f.StringVar(&o.Format, "format", o.Format, "picture format: "+strings.Join(draw.Formats, ", "))
 	f.StringVarP(&o.Output, "output", "o", "", "write the picture to this file instead of stdout")
 	f.StringVar(&o.Strategy, "strategy", o.Strategy, "auto, "+strings.Join(expand.Names(), ", ")+", or several joined with +")
 	f.IntVar(&o.Depth, "depth", 0, "steps to expand from each seed (default: chosen by strategy and query)")
@@ -85,7 +83,7 @@ by Go package or Rust module.
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no notes on stderr")
 	o.changed = f.Changed
 	cmd.SetFlagErrorFunc(queryFlagError)
-	registerCompletions(cmd, map[string][]string{"format": graphFormats})
+	registerCompletions(cmd, map[string][]string{"format": draw.Formats})
 	return cmd
 }
 
@@ -97,8 +95,8 @@ func (o *graphOptions) request(root string) engine.Request {
 
 func (o *graphOptions) validate() error {
 	switch {
-	case !contains(graphFormats, o.Format):
-		return usagef("--format must be %s, got %q", strings.Join(graphFormats, ", "), o.Format)
+	case !slices.Contains(draw.Formats, o.Format):
+		return usagef("--format must be %s, got %q", strings.Join(draw.Formats, ", "), o.Format)
 	case o.Files <= 0:
 		return usagef("--files must be positive, got %d", o.Files)
 	case o.Nodes < 2 || o.Nodes > 500:
@@ -106,15 +104,6 @@ func (o *graphOptions) validate() error {
 	}
 	req := o.request("")
 	return flagError(req.Validate())
-}
-
-func contains(xs []string, x string) bool {
-	for _, s := range xs {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }
 
 func (o *graphOptions) run(ctx context.Context, io *IO) error {
@@ -157,15 +146,7 @@ func (o *graphOptions) run(ctx context.Context, io *IO) error {
 		}
 	}
 	var b bytes.Buffer
-	switch o.Format {
-	case "dot":
-		err = draw.WriteDOT(&b, pic)
-	case "mermaid":
-		err = draw.WriteMermaid(&b, pic)
-	case "svg":
-		err = draw.WriteSVG(&b, pic)
-	}
-	if err != nil {
+	if err := draw.Write(&b, o.Format, pic); err != nil {
 		return err
 	}
 	if io.Log != nil {

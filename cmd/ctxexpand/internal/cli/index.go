@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -89,16 +88,16 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 		return err
 	}
 	run := o.Cache.start(io, o.Quiet)
-	if run.st == nil && !o.Cache.Off {
+	if run.Store == nil && !o.Cache.Off {
 		return fmt.Errorf("the index could not be opened")
 	}
 	if o.Stats {
-		u, err := run.st.Usage()
+		u, err := run.Store.Usage()
 		if err != nil {
 			return err
 		}
 		var last *index.Run
-		if r, ok := run.st.LastRun(root); ok {
+		if r, ok := run.Store.LastRun(root); ok {
 			last = &r
 		}
 		fmt.Fprintf(io.Out, "repository: %s\n", root)
@@ -124,7 +123,7 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 		return err
 	}
 	run.finish(root)
-	outcome := indexOutcome(run.load.Snapshot)
+	outcome := indexOutcome(run.Load().Snapshot)
 	if o.Cache.Off {
 		outcome = "analysed (not stored: --no-cache)"
 	}
@@ -136,7 +135,7 @@ func (o *indexOptions) run(ctx context.Context, io *IO) error {
 	}
 	if s.Facts.Partial {
 		if o.Pack != "" {
-			run.notice("no pack written: the analysis was cut short by the time limit")
+			run.Notice("no pack written: the analysis was cut short by the time limit")
 		}
 		return errPartial
 	}
@@ -156,35 +155,26 @@ func indexLoadOptions(io *IO, root, configFile string) (engine.LoadOptions, erro
 	return lo, err
 }
 
-// seed adds what the pack says to the index. Whatever goes wrong (no
-// file, a damaged or refused pack, a failed download) is a note: the run
-// goes on without the pack.
+// seed adds what the pack says to the index (engine.SeedFromPackFile).
+// Whatever goes wrong (no file, a damaged or refused pack, a failed
+// download) is a note: the run goes on without the pack.
 func (o *indexOptions) seed(ctx context.Context, run *indexedRun, root string, lo engine.LoadOptions) {
 	start := time.Now()
-	data, err := engine.FetchPack(ctx, o.FromPack)
+	res, size, err := engine.SeedFromPackFile(ctx, root, lo, o.FromPack)
 	if err != nil {
-		run.notice(fmt.Sprintf("pack %s not used: %v", o.FromPack, err))
+		run.Notice(fmt.Sprintf("pack %s not used: %s", o.FromPack, strings.TrimPrefix(err.Error(), engine.ErrPackRefused.Error()+": ")))
 		return
 	}
-	a, info, err := engine.ReadPack(bytes.NewReader(data), 0)
-	if err == nil {
-		var res engine.SeedResult
-		res, err = engine.SeedFromPack(ctx, root, lo, a, info)
-		if err == nil {
-			what := fmt.Sprintf("%d records", res.Records)
-			if res.Snapshot {
-				what = "its snapshot and " + what
-			}
-			msg := fmt.Sprintf("pack %s (%s%s, %s): took %s in %v", o.FromPack, humanSize(int64(len(data))), packCommit(info.Commit),
-				info.Created.Format("2006-01-02 15:04 UTC"), what, time.Since(start).Round(time.Millisecond))
-			if !res.Snapshot {
-				msg += "; not its snapshot: " + res.Reason
-			}
-			run.notice(msg)
-			return
-		}
+	what := fmt.Sprintf("%d records", res.Records)
+	if res.Snapshot {
+		what = "its snapshot and " + what
 	}
-	run.notice(fmt.Sprintf("pack %s not used: %s", o.FromPack, strings.TrimPrefix(err.Error(), engine.ErrPackRefused.Error()+": ")))
+	msg := fmt.Sprintf("pack %s (%s%s, %s): took %s in %v", o.FromPack, humanSize(size), packCommit(res.Info.Commit),
+		res.Info.Created.Format("2006-01-02 15:04 UTC"), what, time.Since(start).Round(time.Millisecond))
+	if !res.Snapshot {
+		msg += "; not its snapshot: " + res.Reason
+	}
+	run.Notice(msg)
 }
 
 // writePack writes the pack (engine.WritePackFile: a reader never sees

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/mcpserver"
-	"github.com/ctxexpand/ctxexpand/engine"
 )
 
 // mcpOptions are the flags of the mcp command.
@@ -102,18 +101,7 @@ func (o *mcpOptions) run(ctx context.Context, io *IO) error {
 	}
 	run := o.Cache.start(io, true)
 	cfgOpts := &expandOptions{Config: o.Config, NoHistory: o.NoHistory}
-	configure := func() (engine.LoadOptions, error) {
-		_, load, err := cfgOpts.applyConfig(io, root)
-		if err != nil {
-			return load, err
-		}
-		load.SkipTests = o.NoTests
-		if run.st != nil {
-			load.Index = run.st
-			load.Notice = func(msg string) { logf("%s", msg) }
-		}
-		return load, nil
-	}
+	configure := cfgOpts.residentConfig(io, root, o.NoTests, run.Store, logf)
 	if _, err := configure(); err != nil {
 		return err
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
-	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/engine/resident"
 	"github.com/ctxexpand/ctxexpand/index"
 )
@@ -295,17 +294,7 @@ func (o *serveOptions) serve(ctx context.Context, io *IO, root, cacheDir string)
 	}
 	cfgOpts := &expandOptions{Config: o.Config, NoHistory: o.NoHistory, SCIP: o.SCIP, NoSCIP: o.NoSCIP}
 	cfgOpts.changed = func(flag string) bool { return flag == "scip" && len(o.SCIP) > 0 }
-	keys := &keyHolder{}
-	configure := func() (engine.LoadOptions, error) {
-		_, load, err := cfgOpts.applyConfig(io, root)
-		if err != nil {
-			return load, err
-		}
-		load.Index = st
-		load.Notice = func(msg string) { logf("%s", msg) }
-		keys.set(serverKey(load))
-		return load, nil
-	}
+	configure := cfgOpts.residentConfig(io, root, false, st, logf)
 	eng, err := resident.Start(ctx, resident.Options{Root: root, Configure: configure, CookieDir: ln.Paths.Cookies, Poll: o.Poll, Logf: logf})
 	if err != nil {
 		ln.Close()
@@ -315,7 +304,7 @@ func (o *serveOptions) serve(ctx context.Context, io *IO, root, cacheDir string)
 	if metrics != nil {
 		logf("metrics on http://%s/metrics", metrics.Addr())
 	}
-	why := ln.Serve(ctx, eng, serve.Options{Root: root, Program: st.ExecutableID(), LoadKey: keys.get, IdleTimeout: o.IdleTimeout, Logf: logf, Metrics: metrics})
+	why := ln.Serve(ctx, eng, serve.Options{Root: root, Program: st.ExecutableID(), LoadKey: eng.LoadKey, IdleTimeout: o.IdleTimeout, Logf: logf, Metrics: metrics})
 	switch {
 	case errors.Is(why, resident.ErrRootGone):
 		logf("the repository is gone; stopped")

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ctxexpand/ctxexpand/internal/heapprof"
 )
 
 // addVerboseFlag adds the root's persistent --verbose flag; when it is
@@ -18,7 +20,7 @@ import (
 // the hidden --cpuprofile flag, which writes a CPU profile of the command
 // for `go tool pprof` (how the figures in benchmarks/ were explained),
 // the hidden --memprofile flag, which writes a heap profile taken near
-// the run's peak (memprofile.go), and the hidden --trace flag, an
+// the run's peak (package heapprof), and the hidden --trace flag, an
 // execution trace for `go tool trace` (which phases keep both cores busy
 // and which run alone).
 func addVerboseFlag(root *cobra.Command, io *IO) {
@@ -49,7 +51,7 @@ func addVerboseFlag(root *cobra.Command, io *IO) {
 			profFile = f
 		}
 		if memProfile != "" {
-			stopMem = peakHeapProfile(memProfile)
+			stopMem = heapprof.Peak(memProfile)
 		}
 		if traceOut != "" {
 			f, err := os.Create(traceOut)

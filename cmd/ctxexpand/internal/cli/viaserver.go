@@ -2,12 +2,9 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/cmd/ctxexpand/internal/serve"
@@ -22,23 +19,6 @@ import (
 // started with other load options, or none at all: the command answers
 // by itself, as it would without servers. The answer is byte for byte
 // the one the command would print.
-
-// serverKey names the load options that change what a server loads (the
-// configured ignore rules, the history prior, SCIP indexes); a query with
-// another key is answered locally.
-func serverKey(load engine.LoadOptions) string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%q %v %q %v", load.IndexKey, load.NoHistory, load.SCIP, load.NoSCIP))
-	return hex.EncodeToString(sum[:8])
-}
-
-// keyHolder is the server's current key, set by each configuration.
-type keyHolder struct {
-	mu  sync.Mutex
-	key string
-}
-
-func (k *keyHolder) set(s string) { k.mu.Lock(); k.key = s; k.mu.Unlock() }
-func (k *keyHolder) get() string  { k.mu.Lock(); defer k.mu.Unlock(); return k.key }
 
 // resolvedDir is the cache directory the flags and environment choose.
 func (c *cacheOptions) resolvedDir() (string, error) {
@@ -72,7 +52,7 @@ func (o *expandOptions) viaServer(ctx context.Context, io *IO, preq engine.Reque
 	if err != nil {
 		return errNoServerAnswer
 	}
-	req := &serve.Request{Op: serve.OpQuery, Root: root, Program: st.ExecutableID(), LoadKey: serverKey(load), Query: &preq,
+	req := &serve.Request{Op: serve.OpQuery, Root: root, Program: st.ExecutableID(), LoadKey: load.Key(), Query: &preq,
 		Timeout: o.Timeout, FilesOnly: o.FilesOnly, Explain: o.Explain}
 	start := time.Now()
 	resp, err := serve.Call(ctx, paths.Socket, req)

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -50,64 +51,6 @@ Without arguments it reviews the working tree against HEAD (uncommitted and untr
 	})
 }
 
-// diffRange is what diff_context compares, in words and for git.
-type diffRange struct {
-	rng   diffmode.Range // the commits git compares
-	label string         // "working tree against HEAD", "main..feature"
-	// base is the base commit, where the old side of files is read;
-	// subjects is the range whose commit subjects join the query ("" for
-	// none).
-	base, subjectsTo string
-	notes            []string
-	// workTree is set when the new side is the working tree.
-	workTree bool
-}
-
-// resolveRange checks the revisions and decides what to compare.
-func resolveRange(ctx context.Context, root string, base, head string) (diffRange, error) {
-	base, head = strings.TrimSpace(base), strings.TrimSpace(head)
-	g := &diffmode.Git{Dir: root}
-	if err := inGitRepo(ctx, g); err != nil {
-		return diffRange{}, err
-	}
-	headCommit, headErr := checkRev(ctx, g, "HEAD", "HEAD")
-	switch {
-	case base == "" && head == "":
-		if headErr != nil {
-			return diffRange{}, toolErrorf("the repository has no commit yet, so there is nothing to compare the working tree with; commit once, or give base")
-		}
-		return diffRange{rng: diffmode.Range{Base: headCommit}, base: headCommit, label: "working tree against HEAD", workTree: true}, nil
-	case head == "":
-		bc, err := checkRev(ctx, g, "base", base)
-		if err != nil {
-			return diffRange{}, err
-		}
-		r := diffRange{rng: diffmode.Range{Base: bc}, base: bc, label: "working tree against " + base, workTree: true}
-		if headErr == nil {
-			r.subjectsTo = headCommit
-		}
-		return r, nil
-	}
-	hc, err := checkRev(ctx, g, "head", head)
-	if err != nil {
-		return diffRange{}, err
-	}
-	var bc string
-	if base == "" {
-		base = head + "^"
-		if bc, err = checkRev(ctx, g, "base", base); err != nil {
-			return diffRange{}, toolErrorf("head %q has no parent commit to compare with; give base", head)
-		}
-	} else if bc, err = checkRev(ctx, g, "base", base); err != nil {
-		return diffRange{}, err
-	}
-	r := diffRange{rng: diffmode.Range{Base: bc, Head: hc}, base: bc, subjectsTo: hc, label: base + ".." + head}
-	if headErr != nil || hc != headCommit {
-		r.notes = append(r.notes, fmt.Sprintf("the repository was analysed as it is on disk, not at %s: line numbers of the surrounding context may differ from that revision", head))
-	}
-	return r, nil
-}
-
 func (s *Server) diffContext(ctx context.Context, sess *engine.Session, in DiffArgs) (*mcp.CallToolResult, error) {
 	strategy := in.Strategy
 	if strings.TrimSpace(strategy) == "" {
@@ -121,35 +64,38 @@ func (s *Server) diffContext(ctx context.Context, sess *engine.Session, in DiffA
 	if err := toolRequest(req); err != nil {
 		return nil, err
 	}
-	rng, err := resolveRange(ctx, sess.Root, in.Base, in.Head)
-	if err != nil {
-		return nil, err
+	rng, err := engine.ResolveRange(ctx, sess.Root, in.Base, in.Head)
+	switch {
+	case errors.Is(err, engine.ErrNoWorkTree):
+		return nil, toolErrorf("%s is not inside a git work tree: diff_context needs git history; use expand_context instead", sess.Root)
+	case err != nil:
+		return nil, toolErrorf("%v", err)
 	}
-	ch, err := engine.ReadRange(ctx, sess.Root, rng.rng, maxUntracked)
+	ch, err := engine.ReadRange(ctx, sess.Root, rng.Range, maxUntracked)
 	if err != nil {
-		return nil, toolErrorf("reading the diff of the %s: %v", rng.label, err)
+		return nil, toolErrorf("reading the diff of the %s: %v", rng.Label, err)
 	}
 	d := ch.Diff
 	if len(d.Files) == 0 {
-		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("No changes: the diff of the %s is empty. Give base (and head) to review committed changes, e.g. base=\"main\".", rng.label)}}}
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("No changes: the diff of the %s is empty. Give base (and head) to review committed changes, e.g. base=\"main\".", rng.Label)}}}
 		return res, nil
 	}
-	ch.What = "the " + rng.label
-	if rng.subjectsTo != "" && rng.subjectsTo != rng.base {
+	ch.What = "the " + rng.Label
+	if rng.SubjectsTo != "" && rng.SubjectsTo != rng.Base {
 		g := &diffmode.Git{Dir: sess.Root}
-		ch.Subjects, _ = g.Subjects(ctx, rng.base, rng.subjectsTo, 10)
+		ch.Subjects, _ = g.Subjects(ctx, rng.Base, rng.SubjectsTo, 10)
 	}
 	rv, err := sess.ReviewChange(ctx, ch, in.Query)
 	if err != nil {
 		return nil, toolErrorf("mapping the diff to symbols: %v", err)
 	}
-	rv.Notes = append(rng.notes, ch.Notes...)
+	rv.Notes = append(rng.Notes, ch.Notes...)
 	req = engine.ReviewRequest(req, rv)
 	res, err := s.pagedBundle(ctx, sess, req, page, "diff_context")
 	if err != nil {
 		return nil, err
 	}
-	summary := fmt.Sprintf("diff: %s, %s.", rng.label, changeSummary(d.Files))
+	summary := fmt.Sprintf("diff: %s, %s.", rng.Label, changeSummary(d.Files))
 	res.Content = append(res.Content, &mcp.TextContent{Text: summary})
 	return res, nil
 }

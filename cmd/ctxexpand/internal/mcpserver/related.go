@@ -2,11 +2,7 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -95,15 +91,9 @@ func relatedFiles(ctx context.Context, sess *engine.Session, in RelatedArgs) (*R
 	if p == "" {
 		return nil, toolErrorf("path is empty: give a repository file such as internal/service/user.go")
 	}
-	rel, err := relPath(sess.Root, p)
+	rel, err := sess.AnalysedFile(p)
 	if err != nil {
-		return nil, &toolErr{err.Error() + suggestFiles(sess, p)}
-	}
-	if _, ok := sess.Facts.FileByPath(rel); !ok {
-		if _, err := os.Stat(filepath.Join(sess.Root, filepath.FromSlash(rel))); errors.Is(err, fs.ErrNotExist) {
-			return nil, toolErrorf("%s does not exist in the repository: give a path relative to the repository root%s", rel, suggestFiles(sess, rel))
-		}
-		return nil, toolErrorf("%s is not a Go or Rust source file the analysis knows (only .go and .rs files are analysed, and vendored, hidden or oversized ones are skipped)%s", rel, suggestFiles(sess, rel))
+		return nil, &toolErr{err.Error()}
 	}
 	files, considered, err := sess.Related(ctx, engine.RelatedRequest(sess.Root, rel, in.Strategy, in.Depth, limit), rel, limit)
 	if err != nil {
@@ -131,15 +121,6 @@ func relatedFiles(ctx context.Context, sess *engine.Session, in RelatedArgs) (*R
 		res.Note = fmt.Sprintf("nothing in the symbol graph connects %s to another file: it may declare nothing that other files use, or its language was analysed from syntax only", rel)
 	}
 	return res, nil
-}
-
-// suggestFiles names repository files whose base name matches p's, for
-// an error about a path that is not there.
-func suggestFiles(sess *engine.Session, p string) string {
-	if cands := sess.FilesNamedLike(p); len(cands) > 0 {
-		return "; did you mean " + strings.Join(cands, ", ") + "?"
-	}
-	return ""
 }
 
 func round4(x float64) float64 {

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 
-	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/engine/resident"
 )
@@ -41,21 +39,4 @@ func loadError(ctx context.Context, root string, err error) error {
 		return fmt.Errorf("%w: loading %s was cancelled or timed out (%v); call again, or start the server with a larger --timeout", errLoad, root, ctx.Err())
 	}
 	return fmt.Errorf("%w: %v; check that --root names a Go or Rust repository the server can read", errLoad, err)
-}
-
-// relPath turns a path an agent wrote (repository-relative, "./"-prefixed
-// or absolute under the root) into a repository path, refusing paths that
-// leave the root.
-func relPath(root, p string) (string, error) {
-	rel, err := analyze.ResolvePath(root, p)
-	if err != nil {
-		if errors.Is(err, analyze.ErrOutsideRoot) {
-			return "", fmt.Errorf("%s is outside the repository %s: give a path relative to the repository root", p, root)
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("%s does not exist in the repository: give a path relative to the repository root", p)
-		}
-		return "", fmt.Errorf("%s: %v", p, err)
-	}
-	return rel, nil
 }

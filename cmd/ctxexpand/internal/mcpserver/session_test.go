@@ -199,29 +199,3 @@ func TestLoadFailures(t *testing.T) {
 		})
 	}
 }
-
-func TestRelPath(t *testing.T) {
-	root := t.TempDir()
-	os.MkdirAll(filepath.Join(root, "a"), 0o755)
-	writeFile(t, root, "a/b.go", "package a\n")
-	tests := []struct {
-		in, want, err string
-	}{
-		{in: "a/b.go", want: "a/b.go"},
-		{in: "./a/b.go", want: "a/b.go"},
-		{in: filepath.Join(root, "a", "b.go"), want: "a/b.go"},
-		{in: "a/../a/b.go", want: "a/b.go"},
-		{in: "../x.go", err: "outside the repository"},
-		{in: "/etc/passwd", err: "outside the repository"},
-	}
-	for _, tc := range tests {
-		got, err := relPath(root, tc.in)
-		gotErr := ""
-		if err != nil {
-			gotErr = err.Error()
-		}
-		if got != tc.want || !strings.Contains(gotErr, tc.err) || (tc.err == "") != (err == nil) {
-			t.Errorf("relPath(%q) = %q, %v; want %q, error with %q", tc.in, got, err, tc.want, tc.err)
-		}
-	}
-}

@@ -1,67 +1,10 @@
 package serve
 
 import (
-	"time"
-
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/ctxexpand/ctxexpand/engine/resident"
 )
-
-// Figures are the resident engine's measurements in a status: its
-// token-count memo, how long edits took to become answers and how much
-// the last update analysed again (see resident.Figures).
-type Figures struct {
-	// TokenHits and TokenMisses count the lookups of whole texts in the
-	// memo of token counts the queries share; TokenEntries is how many
-	// counts it holds.
-	TokenHits    uint64 `json:"token_hits,omitempty"`
-	TokenMisses  uint64 `json:"token_misses,omitempty"`
-	TokenEntries int    `json:"token_entries,omitempty"`
-	// SkeletonHits and SkeletonMisses count the lookups in the process's
-	// memo of Go skeletons (the skeleton rung of a file); SkeletonEntries
-	// is how many it holds.
-	SkeletonHits    uint64 `json:"skeleton_hits,omitempty"`
-	SkeletonMisses  uint64 `json:"skeleton_misses,omitempty"`
-	SkeletonEntries int    `json:"skeleton_entries,omitempty"`
-	// Edits is how many updates applied changes noticed in the tree;
-	// EditP50, P95 and P99 are percentiles of the time from a change
-	// being noticed to its generation being ready, over the last
-	// LatencyWindow of them.
-	Edits   int64         `json:"edits,omitempty"`
-	EditP50 time.Duration `json:"edit_p50,omitempty"`
-	EditP95 time.Duration `json:"edit_p95,omitempty"`
-	EditP99 time.Duration `json:"edit_p99,omitempty"`
-	// Reanalysed is how many files the last update analysed again, of
-	// Files in the generation.
-	Reanalysed int `json:"reanalysed,omitempty"`
-	Files      int `json:"files,omitempty"`
-}
-
-// TokenHitRate is the share of the memo's lookups that found the count,
-// 0 before any.
-func (f *Figures) TokenHitRate() float64 {
-	if f == nil || f.TokenHits+f.TokenMisses == 0 {
-		return 0
-	}
-	return float64(f.TokenHits) / float64(f.TokenHits+f.TokenMisses)
-}
-
-// SkeletonHitRate is the share of the skeleton memo's lookups that found
-// the skeleton, 0 before any.
-func (f *Figures) SkeletonHitRate() float64 {
-	if f == nil || f.SkeletonHits+f.SkeletonMisses == 0 {
-		return 0
-	}
-	return float64(f.SkeletonHits) / float64(f.SkeletonHits+f.SkeletonMisses)
-}
-
-func figuresOf(r resident.Figures) *Figures {
-	return &Figures{TokenHits: r.Tokens.Hits, TokenMisses: r.Tokens.Misses, TokenEntries: r.Tokens.Entries,
-		SkeletonHits: r.Skeletons.Hits, SkeletonMisses: r.Skeletons.Misses, SkeletonEntries: r.Skeletons.Entries,
-		Edits: r.Edits, EditP50: r.EditP50, EditP95: r.EditP95, EditP99: r.EditP99,
-		Reanalysed: r.Reanalysed, Files: r.Files}
-}
 
 // figureCollector exports an engine's Figures to Prometheus, read once
 // per scrape.
@@ -96,10 +39,10 @@ func (c *figureCollector) Describe(ch chan<- *prometheus.Desc) {
 
 func (c *figureCollector) Collect(ch chan<- prometheus.Metric) {
 	f := c.eng.Status().Figures
-	ch <- prometheus.MustNewConstMetric(c.hits, prometheus.CounterValue, float64(f.Tokens.Hits))
-	ch <- prometheus.MustNewConstMetric(c.misses, prometheus.CounterValue, float64(f.Tokens.Misses))
-	ch <- prometheus.MustNewConstMetric(c.entries, prometheus.GaugeValue, float64(f.Tokens.Entries))
-	ch <- prometheus.MustNewConstMetric(c.hitRate, prometheus.GaugeValue, f.Tokens.HitRate())
+	ch <- prometheus.MustNewConstMetric(c.hits, prometheus.CounterValue, float64(f.TokenHits))
+	ch <- prometheus.MustNewConstMetric(c.misses, prometheus.CounterValue, float64(f.TokenMisses))
+	ch <- prometheus.MustNewConstMetric(c.entries, prometheus.GaugeValue, float64(f.TokenEntries))
+	ch <- prometheus.MustNewConstMetric(c.hitRate, prometheus.GaugeValue, f.TokenHitRate())
 	quantiles := map[float64]float64{}
 	if f.Edits > 0 {
 		quantiles = map[float64]float64{0.5: f.EditP50.Seconds(), 0.95: f.EditP95.Seconds(), 0.99: f.EditP99.Seconds()}
@@ -107,7 +50,7 @@ func (c *figureCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstSummary(c.edits, uint64(f.Edits), f.EditTotal.Seconds(), quantiles)
 	ch <- prometheus.MustNewConstMetric(c.reanal, prometheus.GaugeValue, float64(f.Reanalysed))
 	ch <- prometheus.MustNewConstMetric(c.files, prometheus.GaugeValue, float64(f.Files))
-	ch <- prometheus.MustNewConstMetric(c.skelHits, prometheus.CounterValue, float64(f.Skeletons.Hits))
-	ch <- prometheus.MustNewConstMetric(c.skelMisses, prometheus.CounterValue, float64(f.Skeletons.Misses))
-	ch <- prometheus.MustNewConstMetric(c.skelEntries, prometheus.GaugeValue, float64(f.Skeletons.Entries))
+	ch <- prometheus.MustNewConstMetric(c.skelHits, prometheus.CounterValue, float64(f.SkeletonHits))
+	ch <- prometheus.MustNewConstMetric(c.skelMisses, prometheus.CounterValue, float64(f.SkeletonMisses))
+	ch <- prometheus.MustNewConstMetric(c.skelEntries, prometheus.GaugeValue, float64(f.SkeletonEntries))
 }

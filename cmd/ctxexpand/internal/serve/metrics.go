@@ -10,6 +10,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 )
 
 // Metrics in the Prometheus text format (serve --metrics ADDR): the
@@ -39,7 +41,7 @@ func newMetrics(s *server) *metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctxexpand_generation", Help: "Generation of the index the server answers from."},
 			func() float64 { return float64(s.eng.Status().Gen) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctxexpand_resident_memory_bytes", Help: "Resident set size of the server."},
-			func() float64 { return float64(rss()) }),
+			func() float64 { return float64(resident.RSS()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ctxexpand_last_load_seconds", Help: "Duration of the last load of the index."},
 			func() float64 { return s.eng.Status().LoadTook.Seconds() }),
 		newFigureCollector(s.eng), // figures.go

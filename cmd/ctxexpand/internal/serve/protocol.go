@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/engine/resident"
 )
 
 // The protocol.
@@ -117,8 +118,9 @@ type Status struct {
 	QueryP50 time.Duration `json:"query_p50,omitempty"`
 	QueryP95 time.Duration `json:"query_p95,omitempty"`
 	QueryP99 time.Duration `json:"query_p99,omitempty"`
-	// Figures are the engine's measurements (figures.go).
-	Figures *Figures `json:"figures,omitempty"`
+	// Figures are the engine's measurements (resident.Figures, whose
+	// JSON form is theirs).
+	Figures *resident.Figures `json:"figures,omitempty"`
 }
 
 // Errors of reading frames.

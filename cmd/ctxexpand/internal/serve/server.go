@@ -303,8 +303,8 @@ var errMismatchKey = errors.New("load options differ")
 func (s *server) status() *Status {
 	st := s.eng.Status()
 	out := &Status{Root: st.Root, PID: os.Getpid(), Program: s.opts.Program, Mode: st.Mode, Gen: st.Gen, Summary: st.Summary,
-		LoadTook: st.LoadTook, Started: st.Started, Idle: s.eng.Idle(), IdleTimeout: s.opts.IdleTimeout, RSSBytes: rss(), Error: st.Err}
+		LoadTook: st.LoadTook, Started: st.Started, Idle: s.eng.Idle(), IdleTimeout: s.opts.IdleTimeout, RSSBytes: resident.RSS(), Error: st.Err}
 	out.Queries, out.QueryP50, out.QueryP95, out.QueryP99 = s.lat.Percentiles()
-	out.Figures = figuresOf(st.Figures)
+	out.Figures = &st.Figures
 	return out
 }

@@ -1,4 +1,4 @@
-package serve
+package resident
 
 import (
 	"bytes"
@@ -6,8 +6,9 @@ import (
 	"strconv"
 )
 
-// rss is the resident set size of this process, 0 when unknown.
-func rss() int64 {
+// RSS is the resident set size of this process, 0 when unknown: what a
+// process holding a Repo costs in memory (serve --status, its metrics).
+func RSS() int64 {
 	data, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0

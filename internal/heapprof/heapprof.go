@@ -1,4 +1,7 @@
-package cli
+// Package heapprof writes a heap profile taken near a process's peak of
+// live heap rather than at its exit: what ctxexpand --memprofile writes
+// (how the memory figures in benchmarks/ were explained).
+package heapprof
 
 import (
 	"bytes"
@@ -8,12 +11,12 @@ import (
 	"time"
 )
 
-// peakHeapProfile samples the live heap every 50 ms and keeps a heap
+// Peak samples the live heap every 50 ms and keeps a heap
 // profile of the largest one seen (taken again whenever the heap has grown
 // by a tenth since the last one kept), so that `go tool pprof -sample_index
 // inuse_space` shows what was live at the run's peak rather than at exit.
 // The returned function stops sampling and writes the profile to path.
-func peakHeapProfile(path string) func() error {
+func Peak(path string) func() error {
 	stop, done := make(chan struct{}), make(chan struct{})
 	var best bytes.Buffer
 	go func() {

@@ -1,5 +1,0 @@
-//go:build !linux
-
-package serve
-
-func rss() int64 { return 0 }
