@@ -236,31 +236,16 @@ func (b *builder) groups() (explicit, implicit []*bitem) {
 // option an item already holds (its floor from cover).
 func (b *builder) allocate(items []*bitem, left int) int {
 	ps := make([]*pitem, len(items))
-	floors := make([]int, len(items))
+	// index[i][k] is the option of items[i] that planner option k stands for.
+	index := make([][]int, len(items))
 	for i, it := range items {
 		floor := 0
 		if it.cur > 0 {
 			floor = it.cur
 			left += it.opts[floor].cost // allocate counts current costs itself
 		}
-		floors[i] = floor
 		p := &pitem{}
 		p.opts = append(p.opts, choice{cost: it.opts[floor].cost, value: it.opts[floor].value})
-		for j, o := range it.opts {
-			if j == floor || o.best || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
-				continue
-			}
-			if floor == 0 && j == 0 {
-				continue
-			}
-			p.opts = append(p.opts, choice{cost: o.cost, value: o.value})
-		}
-		ps[i] = p
-	}
-	// Remember which original option each planner option stands for.
-	index := make([][]int, len(items))
-	for i, it := range items {
-		floor := floors[i]
 		index[i] = append(index[i], floor)
 		for j, o := range it.opts {
 			if j == floor || o.best || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
@@ -269,8 +254,10 @@ func (b *builder) allocate(items []*bitem, left int) int {
 			if floor == 0 && j == 0 {
 				continue
 			}
+			p.opts = append(p.opts, choice{cost: o.cost, value: o.value})
 			index[i] = append(index[i], j)
 		}
+		ps[i] = p
 	}
 	left = allocate(ps, left)
 	for i, it := range items {
@@ -288,10 +275,11 @@ const (
 
 // cover gives the best-ranked implicit files, in rank order, their
 // relevant spans (all of them, else the most relevant that fit, else their
-// skeleton when no spans fit or there are none) before any trade by value density, so that a handful of small,
-// lower-ranked files never crowd out the files the ranking put first. A
-// file whose cheapest such rung costs more than half of what is left is
-// passed over. allocate then upgrades from these floors.
+// skeleton when no spans fit or there are none) before any trade by value
+// density, so that a handful of small, lower-ranked files never crowd out
+// the files the ranking put first. A file whose cheapest such rung costs
+// more than half of what is left is passed over. allocate then upgrades
+// from these floors.
 func (b *builder) cover(items []*bitem, left int) int {
 	n := 0
 	for _, it := range items {
