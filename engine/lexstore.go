@@ -23,6 +23,17 @@ type lexSource struct {
 	// built), off the path of the reload after an edit.
 	resident bool
 	encode   func() []byte
+	// memo keeps a resident chain's per-file statistics decoded between
+	// its sessions (rank.TermsMemo).
+	memo *rank.TermsMemo
+}
+
+// TermsMemo implements rank.MemoStore: a torn session keeps nothing.
+func (s *lexSource) TermsMemo() *rank.TermsMemo {
+	if s.torn {
+		return nil
+	}
+	return s.memo
 }
 
 func (s *lexSource) lexKey() index.Key { return lexicalKey(s.key) }
@@ -64,7 +75,7 @@ func (s *lexSource) StoreFileTerms(key [32]byte, data []byte) {
 // statistics unless the build failed.
 func indexedSource(cache *contentCache, opt LoadOptions, root string, state *indexedState) (rank.Source, func(ok bool)) {
 	if opt.resident != nil && state != nil {
-		src := &lexSource{contentCache: cache, st: opt.Index, root: root, key: state.key, pack: opt.resident.pack("lexfile"), state: state, resident: true}
+		src := &lexSource{contentCache: cache, st: opt.Index, root: root, key: state.key, pack: opt.resident.pack("lexfile"), state: state, resident: true, memo: opt.resident.terms}
 		return src, func(bool) {}
 	}
 	if opt.Index == nil || state == nil || state.key.IsZero() {

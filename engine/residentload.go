@@ -16,6 +16,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze/factcodec"
 	"github.com/ctxexpand/ctxexpand/analyze/golang"
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/rank"
 )
 
 // Loading a resident session after a change.
@@ -44,10 +45,13 @@ type residentIndex struct {
 	hashes map[string]string   // input path → content hash, as of the last load
 	goFP   string              // golang.Fingerprint as of the last load
 	ready  bool                // hashes and goFP describe the tree (a full fingerprint was taken)
+	// terms keeps the lexical index's per-file statistics decoded from
+	// one generation to the next (rank.TermsMemo).
+	terms *rank.TermsMemo
 }
 
 func newResidentIndex(st *index.Store, root string) *residentIndex {
-	return &residentIndex{st: st, root: root, packs: map[string]*memPack{}}
+	return &residentIndex{st: st, root: root, packs: map[string]*memPack{}, terms: rank.NewTermsMemo()}
 }
 
 // pack returns the memory pack of a kind, reading the disk's on first use.

@@ -68,19 +68,34 @@ func fileTermsKey(facts *analyze.Facts, fid analyze.FileID, syms []analyze.SymID
 // cachedFile returns a file's statistics from the store, or computes them
 // and sets them to be stored once finished. Files without a content hash
 // are always computed.
-func (tk *tokenizer) cachedFile(facts *analyze.Facts, fid analyze.FileID, src Source, st IndexStore) *fileTokens {
+// With a memo (termsmemo.go), statistics decoded or computed are kept
+// decoded for the next build, and taken from there first.
+func (tk *tokenizer) cachedFile(facts *analyze.Facts, fid analyze.FileID, src Source, st IndexStore, memo *TermsMemo) *fileTokens {
 	if facts.Files[fid].Hash == "" {
 		return tk.file(facts, fid, src)
 	}
 	syms := facts.SymbolsIn(fid)
 	key := fileTermsKey(facts, fid, syms)
+	if memo != nil {
+		if ft := memo.get(key, syms); ft != nil {
+			return ft
+		}
+	}
 	if data, ok := st.LoadFileTerms(key); ok {
 		if ft, err := decodeFileTokens(data, syms, tk.names); err == nil {
+			if memo != nil {
+				memo.put(key, ft, syms)
+			}
 			return ft
 		}
 	}
 	ft := tk.file(facts, fid, src)
-	ft.store = func(ft *fileTokens) { st.StoreFileTerms(key, encodeFileTokens(ft, syms)) }
+	ft.store = func(ft *fileTokens) {
+		st.StoreFileTerms(key, encodeFileTokens(ft, syms))
+		if memo != nil {
+			memo.put(key, ft, syms)
+		}
+	}
 	return ft
 }
 

@@ -94,6 +94,10 @@ type fileTokens struct {
 // Files that cannot be read are indexed by path only.
 func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, error) {
 	store, _ := src.(IndexStore) // lexcache.go
+	var memo *TermsMemo          // termsmemo.go
+	if ms, ok := src.(MemoStore); ok {
+		memo = ms.TermsMemo()
+	}
 	if store != nil {
 		if data, ok := store.LoadLexicalIndex(); ok {
 			if ix, err := decodeIndex(data, facts); err == nil {
@@ -119,7 +123,7 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 			var mine []*fileTokens // tokenised here, to be finished
 			for i := range next {
 				if store != nil {
-					per[i] = tk.cachedFile(facts, analyze.FileID(i), src, store)
+					per[i] = tk.cachedFile(facts, analyze.FileID(i), src, store, memo)
 				} else {
 					per[i] = tk.file(facts, analyze.FileID(i), src)
 				}
@@ -150,6 +154,9 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 		return nil, err
 	}
 
+	if memo != nil {
+		memo.finish()
+	}
 	merge(ix, per) // merge.go
 	if store != nil {
 		store.StoreLexicalIndex(func() []byte { return encodeIndex(ix) })
