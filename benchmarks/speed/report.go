@@ -115,7 +115,7 @@ func markdown(e env, p peers, rs []*result) string {
 	b.WriteString("Times are wall-clock for one `ctxexpand --root DIR --quiet --budget 16000 QUERY` (a full markdown bundle). ")
 	b.WriteString("*Cold* starts from an empty index, after the page cache's pending writes are flushed (sync; gopls leaves hundreds of megabytes of cache behind); *warm* is the median of repeated runs with nothing changed; ")
 	b.WriteString("*touch 5* updates the modification time of five source files first, *edit 5* appends a comment line to five (median of rounds). ")
-	b.WriteString("Peak RSS is the cold run's. The peers ran in the same session on the same trees: ")
+	b.WriteString("Peak RSS is the cold run's. Each Go repository's module dependencies are downloaded into the module cache before anything is timed (go mod download), as a developer working on it has them. The peers ran in the same session on the same trees: ")
 	var pv []string
 	for _, name := range []string{"ripgrep", "gopls", "repomix", "ast-grep"} {
 		if v := p.versions[name]; v != "" {
@@ -161,6 +161,7 @@ func markdown(e env, p peers, rs []*result) string {
 	writeFloor(&b, p, rs) // floor.go
 	writePacks(&b, rs)    // pack.go
 	writeResident(&b, rs) // resident.go
+	writeScaling(&b, rs)  // scaling.go
 
 	b.WriteString("\n## Ratios against the peers (same run)\n\n")
 	b.WriteString("| repository | cold ÷ gopls cold | cold ÷ repomix | warm ÷ ripgrep | edit 5 ÷ ripgrep | graph ÷ ast-grep | analysis ÷ ast-grep | analysis CPU ÷ ast-grep CPU |\n|---|--:|--:|--:|--:|--:|--:|--:|\n")
@@ -231,14 +232,17 @@ func targets(rs []*result) []target {
 		check("Rust ~100k lines: cold under 2 s", rr, c.cold, c.coldOK, 2*time.Second)
 		check("Rust ~100k lines: warm p50 under 200 ms", rr, c.warm, c.warmOK, 200*time.Millisecond)
 	}
+	if t, ok := scalingTarget(rs); ok { // scaling.go
+		out = append(out, t)
+	}
 	out = append(out, floorTargets(rs)...)    // floor.go
 	out = append(out, residentTargets(rs)...) // resident.go
 	for _, r := range rs {
 		if r.where == "goroot" && r.id == "" {
-			// Issue 16: the whole standard library at gopls's speed, in
-			// under a gigabyte.
-			t := target{what: "$(go env GOROOT)/src: peak memory at most 1 GB", repo: r.name, got: mib(r.cold), met: "no"}
-			if r.cold.rss > 0 && r.cold.rss <= 1024*1024 {
+			// Issue 23: the whole standard library at gopls's speed, in
+			// 900 MB.
+			t := target{what: "$(go env GOROOT)/src: peak memory at most 900 MB", repo: r.name, got: mib(r.cold), met: "no"}
+			if r.cold.rss > 0 && r.cold.rss*1024 <= 900_000_000 {
 				t.met = "yes"
 			}
 			out = append(out, t)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // spec is a repository to measure and the query asked of it.
@@ -117,10 +118,33 @@ func prepare(ctx context.Context, o *options, sp spec) (*subject, error) {
 	if len(s.commit) > 12 && sp.where != "goroot" {
 		s.commit = s.commit[:12]
 	}
+	if sp.lang == "go" && sp.where != "goroot" {
+		downloadModules(ctx, s.root)
+	}
 	if err := s.scan(); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// downloadModules fetches a Go tree's module dependencies into the module
+// cache before anything is measured, as a developer working on the tree
+// has them: without them ctxexpand and gopls both meet missing packages
+// (hugo lost its logging library's types, and with them most of
+// hugolib's), and what is measured is no longer the ordinary case. The
+// download is not timed; where the proxy cannot be reached the run goes
+// on with what the cache holds, and says so.
+func downloadModules(ctx context.Context, root string) {
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "mod", "download")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		logf("%s: go mod download failed, measuring with the modules the cache holds: %v: %s", root, err, strings.TrimSpace(string(out)))
+	}
 }
 
 // copyTree copies a working tree without its .git directory.
