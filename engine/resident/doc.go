@@ -51,15 +51,19 @@
 // (only what depends on a changed file is analysed again) and reuses the
 // history and the file texts that the change cannot have touched (the
 // text of a file whose hash did not change is shared between
-// generations, not copied). The
-// sessions of one Repo keep the index's per-file and per-package
-// records and the inputs' content hashes in memory between reloads, so a
-// reload after an edit neither walks and hashes the tree nor reads or
-// writes the on-disk index; the Repo stores its state there once the
-// tree has been quiet for PersistAfter, and when it closes, so that the
-// command line and the next server start warm. A server killed before
-// that leaves the index as the last store (or the last command) left it:
-// usable, and only as stale as any cache.
+// generations, not copied). The sessions of one Repo keep the index's
+// per-file and per-package records, the lexical index's per-file
+// statistics already decoded (rank.TermsMemo), and the inputs' content
+// hashes in memory between reloads, so a reload after an edit neither
+// hashes the tree nor reads or writes the on-disk index. It still lists
+// the tree's files (the loaders walk it), decodes every package's stored
+// result, type-checks the edited package and rebuilds the graph and the
+// lexical index's postings for the whole repository: on hugo those are
+// most of what an edit costs. The Repo stores its state in the on-disk
+// index once the tree has been quiet for PersistAfter, and when it
+// closes, so that the command line and the next server start warm. A
+// server killed before that leaves the index as the last store (or the
+// last command) left it: usable, and only as stale as any cache.
 //
 // # What the engine measures
 //
