@@ -254,13 +254,15 @@ func (l *loader) reconcile() {
 			continue
 		}
 		ok := true
+		split := splitParts(f.res)
 		for _, p := range pp.parts {
-			table, good := foreignTable(p.res, byKey)
+			part := split[p.rel]
+			table, good := foreignTable(part, byKey)
 			if !good {
 				ok = false
 				break
 			}
-			l.opt.Cache.Put(p.key, encodeResultRecord(encodeResult(p.res), table))
+			l.opt.Cache.Put(p.key, encodeResultRecord(encodeResult(part), table))
 		}
 		if ok {
 			l.opt.Cache.Put(pp.slotKey, pp.slot)

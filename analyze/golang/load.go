@@ -140,6 +140,9 @@ func (l *loader) run() *analyze.Facts {
 		}
 	}
 
+	// The packages' types are not needed past this point: released now,
+	// they are not alive beside the encoded records reconcile makes.
+	l.shared, l.unique, l.imports = nil, nil, nil
 	t := time.Now()
 	l.reconcile()
 	m := newMerger(facts)
