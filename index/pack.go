@@ -175,20 +175,37 @@ func (p *Pack) flush() error {
 		return nil
 	}
 	keys := make([]Key, 0, len(p.used))
-	size := 0
+	size := uvarintLen(uint64(len(p.used)))
 	for k, v := range p.used {
 		keys = append(keys, k)
-		size += len(v) + 40
+		size += uvarintLen(uint64(len(k))) + len(k) + uvarintLen(uint64(len(v))) + len(v)
 	}
 	sort.Slice(keys, func(i, j int) bool { return string(keys[i][:]) < string(keys[j][:]) })
-	w := wire.NewWriter(size + 8)
-	w.Uint(uint64(len(keys)))
-	for _, k := range keys {
-		w.Blob(k[:])
-		w.Blob(p.used[k])
-	}
 	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
 		return err
 	}
-	return p.s.writeAtomic(p.path, frame("pack-"+p.kind, w.Bytes()))
+	// Streamed to the file rather than laid out in memory: a pack of the
+	// standard library's results is a few hundred megabytes, and building
+	// it and then its frame held two copies of it beside the records.
+	return p.s.writeFramedAtomic(p.path, "pack-"+p.kind, size, func(fw *framedWriter) error {
+		fw.w.Uint(uint64(len(keys)))
+		for _, k := range keys {
+			v := p.used[k]
+			fw.w.Blob(k[:])
+			if len(v) >= 1<<12 { // large records go straight to the file
+				fw.w.Uint(uint64(len(v)))
+				if err := fw.raw(v); err != nil {
+					return err
+				}
+				continue
+			}
+			fw.w.Blob(v)
+			if fw.w.Len() >= 1<<16 {
+				if err := fw.flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }

@@ -1,10 +1,14 @@
 package index
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ctxexpand/ctxexpand/index/wire"
 )
 
 func TestPack(t *testing.T) {
@@ -171,4 +175,85 @@ func BenchmarkPack(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestPackStreamedFrame: a flushed pack is byte for byte what framing its
+// payload in memory gives, for records small and large (several times
+// the streaming buffer) and for none.
+func TestPackStreamedFrame(t *testing.T) {
+	for _, sizes := range [][]int{nil, {0, 1, 300}, {200 << 10, 5, 1 << 20, 70 << 10}} {
+		st, err := Open(Options{Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := st.Pack("/repo", "golang")
+		recs := map[Key][]byte{}
+		for i, n := range sizes {
+			var k Key
+			k[0], k[1] = byte(i), 0xa5
+			data := make([]byte, n)
+			for j := range data {
+				data[j] = byte(i*31 + j)
+			}
+			recs[k] = data
+			p.Put(k, data)
+		}
+		if len(sizes) == 0 {
+			p.Put(Key{1}, nil) // touched and dirty, then emptied below
+			delete(p.used, Key{1})
+		}
+		p.Flush()
+		got, err := os.ReadFile(p.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := make([]Key, 0, len(recs))
+		for k := range recs {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return string(keys[i][:]) < string(keys[j][:]) })
+		w := wire.NewWriter(0)
+		w.Uint(uint64(len(keys)))
+		for _, k := range keys {
+			w.Blob(k[:])
+			w.Blob(recs[k])
+		}
+		if want := frame("pack-golang", w.Bytes()); !bytes.Equal(got, want) {
+			t.Errorf("sizes %v: streamed pack of %d bytes differs from the framed payload of %d", sizes, len(got), len(want))
+		}
+		// And it reads back.
+		again := st.Pack("/repo", "golang")
+		for k, v := range recs {
+			if d, ok := again.Get(k); !ok || !bytes.Equal(d, v) {
+				t.Errorf("sizes %v: record %x not read back", sizes, k[:2])
+			}
+		}
+	}
+}
+
+// TestPutStreamedFrame: an entry stored by Put is byte for byte its
+// framed payload, small or larger than the streaming buffer.
+func TestPutStreamedFrame(t *testing.T) {
+	st, err := Open(Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range []int{0, 10, 300 << 10} {
+		payload := bytes.Repeat([]byte{byte(i + 1)}, n)
+		k := NewHasher("put").Uint(uint64(i)).Sum()
+		st.Put("blob", k, payload)
+		got, err := os.ReadFile(st.path("blob", k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := frame("blob", payload); !bytes.Equal(got, want) {
+			t.Errorf("payload of %d bytes: stored %d bytes, framed %d", n, len(got), len(want))
+		}
+		if back, ok := st.Get("blob", k); !ok || !bytes.Equal(back, payload) {
+			t.Errorf("payload of %d bytes not read back", n)
+		}
+	}
+	if w := st.RunStats()[0].BytesWritten; w != int64(frameSize("blob", 0)+frameSize("blob", 10)+frameSize("blob", 300<<10)) {
+		t.Errorf("bytes written %d", w)
+	}
 }

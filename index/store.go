@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -310,11 +311,12 @@ func (s *Store) Put(kind string, key Key, payload []byte) {
 	if !validKind(kind) {
 		return
 	}
-	data := frame(kind, payload)
 	p := s.path(kind, key)
 	err := os.MkdirAll(filepath.Dir(p), 0o755)
 	if err == nil {
-		err = s.writeAtomic(p, data)
+		// Streamed: a large entry (the standard library's facts or lexical
+		// index) is not copied into its frame first.
+		err = s.writeFramedAtomic(p, kind, len(payload), func(fw *framedWriter) error { return fw.raw(payload) })
 	}
 	if err != nil {
 		s.noticef("index: could not store a %s entry: %v", kind, err)
@@ -323,13 +325,95 @@ func (s *Store) Put(kind string, key Key, payload []byte) {
 	s.mu.Lock()
 	ks := s.kind(kind)
 	ks.Writes++
-	ks.BytesWritten += int64(len(data))
+	ks.BytesWritten += int64(frameSize(kind, len(payload)))
 	s.mu.Unlock()
 }
 
 // writeAtomic writes data to a temporary file and renames it over p.
 // Entries are not synced: a crash may leave a truncated file behind the
 // rename, which its checksum then rejects.
+// framedWriter streams a frame's payload to its file (writeFramedAtomic):
+// values go into w, and flush sends what w holds; raw sends bytes as
+// they are, after what w holds.
+type framedWriter struct {
+	w     *wire.Writer
+	out   io.Writer
+	wrote int // payload bytes sent (the header's are subtracted up front)
+}
+
+func (f *framedWriter) flush() error {
+	f.wrote += f.w.Len()
+	_, err := f.out.Write(f.w.Bytes())
+	f.w.Reset()
+	return err
+}
+
+func (f *framedWriter) raw(b []byte) error {
+	if err := f.flush(); err != nil {
+		return err
+	}
+	f.wrote += len(b)
+	_, err := f.out.Write(b)
+	return err
+}
+
+// writeFramedAtomic writes to p, atomically, what frame(kind, payload)
+// gives for a payload of exactly size bytes that body sends through fw:
+// neither the payload nor its frame is ever whole in memory. What body
+// leaves in fw.w is flushed after it.
+func (s *Store) writeFramedAtomic(p, kind string, size int, body func(fw *framedWriter) error) error {
+	f, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), filepath.Base(p)+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	crc := crc32.New(crcTable)
+	fw := &framedWriter{w: wire.NewWriter(1<<16 + 64), out: io.MultiWriter(f, crc)}
+	for _, b := range magic {
+		fw.w.Byte(b)
+	}
+	fw.w.String(kind)
+	fw.w.Uint(uint64(size))
+	fw.wrote = -fw.w.Len()
+	err = body(fw)
+	if err == nil {
+		err = fw.flush()
+	}
+	if err == nil && fw.wrote != size {
+		err = fmt.Errorf("index: %s payload of %d bytes, announced %d", kind, fw.wrote, size)
+	}
+	if err == nil {
+		sum := crc.Sum32()
+		_, err = f.Write([]byte{byte(sum), byte(sum >> 8), byte(sum >> 16), byte(sum >> 24)})
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, p)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// frameSize is the length of frame(kind, payload) for a payload of n
+// bytes.
+func frameSize(kind string, n int) int {
+	return len(magic) + uvarintLen(uint64(len(kind))) + len(kind) + uvarintLen(uint64(n)) + n + 4
+}
+
+// uvarintLen is how many bytes wire writes for v.
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
 func (s *Store) writeAtomic(p string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), filepath.Base(p)+".*")
 	if err != nil {

@@ -24,6 +24,9 @@ func (w *Writer) Bytes() []byte { return w.buf }
 // Len is the number of bytes written.
 func (w *Writer) Len() int { return len(w.buf) }
 
+// Reset empties the writer, keeping its buffer for what comes next.
+func (w *Writer) Reset() { w.buf = w.buf[:0] }
+
 // Uint writes an unsigned varint.
 func (w *Writer) Uint(v uint64) { w.buf = binary.AppendUvarint(w.buf, v) }
 
