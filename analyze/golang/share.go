@@ -98,9 +98,15 @@ func (l *loader) planReuse(order []*node) int {
 }
 
 // remember records the packages a unit checked for later units.
+//
+// Test variants (a package compiled for its own tests or another's, ForTest
+// set) are left out: another unit is another module, which can only
+// import the package itself, never a variant made for this module's
+// tests. Kept, they held the standard library's test packages' types
+// through the whole load of cmd.
 func (l *loader) remember(order []*node) {
 	for _, n := range order {
-		if n.reused || n.tpkg == nil || !n.checked {
+		if n.reused || n.tpkg == nil || !n.checked || n.pkg.ForTest != "" {
 			continue
 		}
 		if _, ok := l.shared[n.identity()]; !ok {
