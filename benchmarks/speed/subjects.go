@@ -85,9 +85,13 @@ func prepare(ctx context.Context, o *options, sp spec) (*subject, error) {
 		}
 		names := make([]string, 0, len(ents))
 		for _, e := range ents {
-			if e.IsDir() {
+			// A checkout may be a link to a tree kept elsewhere.
+			if st, err := os.Stat(filepath.Join(dir, e.Name())); err == nil && st.IsDir() {
 				names = append(names, e.Name())
 			}
+		}
+		if len(names) == 0 {
+			return nil, fmt.Errorf("no checkout of %s under %s: no directory in %s", sp.id, o.checkouts, dir)
 		}
 		sort.Strings(names)
 		s.commit = names[0]
