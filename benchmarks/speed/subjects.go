@@ -153,6 +153,9 @@ func downloadModules(ctx context.Context, root string) {
 
 // copyTree copies a working tree without its .git directory.
 func copyTree(src, dst string) error {
+	if real, err := filepath.EvalSymlinks(src); err == nil {
+		src = real // a checkout linked from elsewhere is copied, not the link
+	}
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
