@@ -233,7 +233,8 @@ func (b *builder) groups() (explicit, implicit []*bitem) {
 }
 
 // allocate plans the items' options by value density, never below the
-// option an item already holds (its floor from cover).
+// option an item already holds (its floor from cover). The best-spans
+// options are left out of the trade unless Options.TradeBest.
 func (b *builder) allocate(items []*bitem, left int) int {
 	ps := make([]*pitem, len(items))
 	// index[i][k] is the option of items[i] that planner option k stands for.
@@ -248,7 +249,7 @@ func (b *builder) allocate(items []*bitem, left int) int {
 		p.opts = append(p.opts, choice{cost: it.opts[floor].cost, value: it.opts[floor].value})
 		index[i] = append(index[i], floor)
 		for j, o := range it.opts {
-			if j == floor || o.best || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
+			if j == floor || (o.best && !b.req.Options.TradeBest) || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
 				continue
 			}
 			if floor == 0 && j == 0 {

@@ -59,7 +59,8 @@ type bopt struct {
 	trunc bool
 	// best marks a spans option that shows only the file's most relevant
 	// spans: the planner takes it as a floor (cover) or with the leftover
-	// (fillTruncated), never in the trade by value density.
+	// (fillTruncated), and in the trade by value density only with
+	// Options.TradeBest.
 	best  bool
 	sec   section
 	text  string

@@ -172,6 +172,11 @@ type Options struct {
 	Read func(ctx context.Context, path string) ([]byte, error)
 	// Workers bounds the files prepared at once; 0 means GOMAXPROCS.
 	Workers int
+	// TradeBest lets a file's best-spans options (its most relevant spans
+	// alone, see the package doc) take part in the trade by value per
+	// token, not only serve as cover's floor and the leftover fill. It
+	// helps diff review (the engine sets it there) but not fix queries.
+	TradeBest bool
 }
 
 // DefaultContextLines is the number of context lines around a span.
