@@ -91,8 +91,9 @@ func (it *bitem) need() int {
 	return 0
 }
 
-// prepare reads every file and renders and counts every rung of every item,
-// a bounded number of files at a time.
+// prepare reads every file and renders and counts every rung of every item
+// (the best spans only when they are traded: see bitem.best), a bounded
+// number of files at a time.
 func (b *builder) prepare(ctx context.Context) error {
 	for i := range b.req.Extras {
 		it := &bitem{extra: true, idx: i, explicit: true, weight: 1}
