@@ -57,11 +57,11 @@
 // skeleton; and any file below its spans may take one with the leftover
 // at the end. A file ranked near the top whose spans are too large (a
 // 600-line test table beside the test functions that matter) shows its
-// best spans instead of only its outline. With [Options.TradeBest] (the
-// engine sets it for diff review) the smaller options also take part in
-// the trade, beside the floors and the leftover: a test file ranked below
-// the top five can then show the test that matters, at some cost to the
-// rungs of the files above it (on fix queries it did not pay).
+// best spans instead of only its outline. With [Options.TradeBest] (off
+// unless the caller sets it; the engine does not) the smaller options also
+// take part in the trade, beside the floors and the leftover: a file
+// ranked below the top five can then show its best spans, at some cost
+// to the rungs of the files above it.
 //
 // Explicit items come first: extras and files marked Explicit (from
 // @references) are planned with the whole budget before any implicit file

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/ctxexpand/ctxexpand/bundle"
-	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/tokenize"
 )
 
@@ -56,9 +55,6 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 			Read:         func(_ context.Context, p string) ([]byte, error) { return s.content.ByPath(p) },
 			Truncation:   trunc,
 			ContextLines: req.ContextLines,
-			// A review's best spans are traded by value per token: it put
-			// more changed tests in the bundle; fix queries lost a little.
-			TradeBest: req.Kind == query.KindDiff,
 		},
 	}
 	for _, e := range out.Extras {
