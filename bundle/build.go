@@ -233,7 +233,8 @@ func (b *builder) groups() (explicit, implicit []*bitem) {
 }
 
 // allocate plans the items' options by value density, never below the
-// option an item already holds (its floor from cover).
+// option an item already holds (its floor from cover). The best-spans
+// options are left out of the trade unless Options.TradeBest.
 func (b *builder) allocate(items []*bitem, left int) int {
 	ps := make([]*pitem, len(items))
 	// index[i][k] is the option of items[i] that planner option k stands for.
@@ -248,7 +249,7 @@ func (b *builder) allocate(items []*bitem, left int) int {
 		p.opts = append(p.opts, choice{cost: it.opts[floor].cost, value: it.opts[floor].value})
 		index[i] = append(index[i], floor)
 		for j, o := range it.opts {
-			if j == floor || o.best || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
+			if j == floor || (o.best && !b.req.Options.TradeBest) || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
 				continue
 			}
 			if floor == 0 && j == 0 {
@@ -287,16 +288,33 @@ func (b *builder) cover(items []*bitem, left int) int {
 			break
 		}
 		n++
+		fits := func(o *bopt, want Rung) bool {
+			return o.rung == want && !o.trunc && float64(o.cost) <= coverShare*float64(left)
+		}
+		// The most valuable that fits (all the spans, or the best of
+		// them), the cheaper of equals.
+		better := func(o, than *bopt) bool {
+			return o.value > than.value || (o.value == than.value && o.cost < than.cost)
+		}
 		best := -1
 		for _, want := range []Rung{RungSpans, RungSkeleton} {
-			for j, o := range it.opts {
-				if o.rung != want || o.trunc || float64(o.cost) > coverShare*float64(left) {
-					continue
-				}
-				// The most valuable that fits (all the spans, or the best
-				// of them), the cheaper of equals.
-				if best < 0 || o.value > it.opts[best].value || (o.value == it.opts[best].value && o.cost < it.opts[best].cost) {
+			for j := range it.opts {
+				if o := &it.opts[j]; fits(o, want) && (best < 0 || better(o, &it.opts[best])) {
 					best = j
+				}
+			}
+			// The best spans not among the options are worth less than
+			// all the spans: they are rendered only when those do not fit.
+			if want == RungSpans && best < 0 {
+				lazy, pick := b.bestOf(it), -1
+				for j := range lazy {
+					if fits(&lazy[j], want) && (pick < 0 || better(&lazy[j], &lazy[pick])) {
+						pick = j
+					}
+				}
+				if pick >= 0 {
+					it.opts = append(it.opts, lazy[pick])
+					best = len(it.opts) - 1
 				}
 			}
 			if best >= 0 {
@@ -326,16 +344,40 @@ func (b *builder) fillTruncated(items []*bitem, left int) int {
 		if limit < minTruncTokens {
 			continue
 		}
-		// The most valuable of the best spans that fit, if any.
+		// The most valuable of the best spans that fit, if any: among the
+		// options when they are traded, else rendered now (bestOf).
 		pick := -1
 		for j, o := range it.opts {
 			if o.best && o.cost <= limit && o.value > cur.value && (pick < 0 || o.value > it.opts[pick].value) {
 				pick = j
 			}
 		}
-		if o, ok := b.truncate(it, limit); ok && o.value > cur.value && (pick < 0 || o.value > it.opts[pick].value) {
-			it.opts = append(it.opts, o)
-			pick = len(it.opts) - 1
+		var add *bopt // an option to append: a best one from bestOf, or a truncation
+		for j := range b.bestOf(it) {
+			o := &it.best[j]
+			if o.cost <= limit && o.value > cur.value && (pick < 0 || o.value > it.opts[pick].value) && (add == nil || o.value > add.value) {
+				pick, add = -1, o
+			}
+		}
+		worth := func(o *bopt) bool {
+			switch {
+			case o.value <= cur.value:
+				return false
+			case add != nil:
+				return o.value > add.value
+			case pick >= 0:
+				return o.value > it.opts[pick].value
+			}
+			return true
+		}
+		if o, ok := b.truncate(it, limit); ok && worth(&o) {
+			pick, add = -1, &o
+		}
+		if add != nil {
+			left -= add.cost - cur.cost
+			it.opts = append(it.opts, *add)
+			it.cur = len(it.opts) - 1
+			continue
 		}
 		if pick < 0 {
 			continue

@@ -43,6 +43,14 @@ type bitem struct {
 	nBase int    // options before any truncated one
 	cur   int
 
+	// Unless the best spans are traded (Options.TradeBest), they are not
+	// among opts: bestOf renders them on first use (cover and
+	// fillTruncated), from the ranges of the option with every span, into
+	// best; plans append the one they choose to opts, as truncations.
+	bestAll     []lineRange
+	bestPending bool
+	best        []bopt
+
 	target     view // what truncation cuts down
 	targetRung Rung
 	hasTarget  bool
@@ -59,7 +67,8 @@ type bopt struct {
 	trunc bool
 	// best marks a spans option that shows only the file's most relevant
 	// spans: the planner takes it as a floor (cover) or with the leftover
-	// (fillTruncated), never in the trade by value density.
+	// (fillTruncated), and in the trade by value density only with
+	// Options.TradeBest.
 	best  bool
 	sec   section
 	text  string
@@ -82,8 +91,9 @@ func (it *bitem) need() int {
 	return 0
 }
 
-// prepare reads every file and renders and counts every rung of every item,
-// a bounded number of files at a time.
+// prepare reads every file and renders and counts every rung of every item
+// (the best spans only when they are traded: see bitem.best), a bounded
+// number of files at a time.
 func (b *builder) prepare(ctx context.Context) error {
 	for i := range b.req.Extras {
 		it := &bitem{extra: true, idx: i, explicit: true, weight: 1}
@@ -269,7 +279,11 @@ func (b *builder) prepareFile(ctx context.Context, it *bitem) {
 		v := src.spansView(f.Spans, f.Symbols, b.ctxLines)
 		if len(v.ranges) > 0 && !v.covers(src) {
 			b.addOption(it, RungSpans, src.render(v.ranges), v.ranges)
-			b.addBestSpans(it, src, f, v.ranges)
+			if b.req.Options.TradeBest {
+				it.opts = append(it.opts, b.bestSpans(it, v.ranges)...)
+			} else {
+				it.bestAll, it.bestPending = v.ranges, true
+			}
 			// Truncation cuts the spans themselves, without context lines.
 			it.target, it.targetRung = src.spansView(f.Spans, f.Symbols, 0), RungSpans
 			spansOnly = f.SpansOnly
@@ -308,20 +322,22 @@ func (b *builder) addOption(it *bitem, r Rung, content string, ranges []lineRang
 // spans options show at most (the best one, the best two, ...).
 const maxBestSpans = 3
 
-// addBestSpans adds, to a file whose spans have several ranks, the
+// bestSpans renders, for a file whose spans have several ranks, the
 // options that show only its most relevant spans: the best, then the best
 // two, up to maxBestSpans. The best span alone is worth half of all of
 // them, the best two three quarters, and so on: each further span adds
 // half of what the one before added. A file whose spans do not all fit
 // can still show the code that put it in the ranking, instead of falling
 // to its skeleton. all is what the option with every span shows.
-func (b *builder) addBestSpans(it *bitem, src *srcFile, f *File, all []lineRange) {
+func (b *builder) bestSpans(it *bitem, all []lineRange) []bopt {
+	f, src := &b.req.Files[it.idx], it.src
 	var ranks []int
 	for _, sp := range f.Spans {
 		ranks = append(ranks, sp.Rank)
 	}
 	slices.Sort(ranks)
 	ranks = slices.Compact(ranks)
+	var opts []bopt
 	for k := 1; k < len(ranks) && k <= maxBestSpans; k++ {
 		var best []Span
 		for _, sp := range f.Spans {
@@ -340,8 +356,18 @@ func (b *builder) addBestSpans(it *bitem, src *srcFile, f *File, all []lineRange
 		o := b.renderSpans(it, RungSpans, content, v.ranges, false, best)
 		o.value = it.weight * rungValue[RungSpans] * (1 - math.Pow(0.5, float64(k)))
 		o.best = true
-		it.opts = append(it.opts, o)
+		opts = append(opts, o)
 	}
+	return opts
+}
+
+// bestOf is the item's best-spans options that are not among its opts
+// (see bitem.best), rendered on the first call.
+func (b *builder) bestOf(it *bitem) []bopt {
+	if it.bestPending {
+		it.best, it.bestAll, it.bestPending = b.bestSpans(it, it.bestAll), nil, false
+	}
+	return it.best
 }
 
 // render builds an option's section text and counts it.
