@@ -157,8 +157,10 @@ func (b *builder) assemble(ctx context.Context) (*Result, error) {
 
 // plan chooses every item's option within allowance tokens, and which
 // omitted files the format lists. Explicit items (extras and explicit
-// files) are planned first with the whole allowance, then the implicit
-// files with what is left, each group topped up with truncated content;
+// files) are planned first with the whole allowance, then the companion
+// files (File.Companion) with what is left, then the implicit files, each
+// group topped up with truncated content (the explicit items only after
+// the companions are planned);
 // then omitted files are listed, in rank order, while what is left pays
 // for their entries.
 //
@@ -174,10 +176,15 @@ func (b *builder) plan(allowance int) {
 	for _, it := range b.extras {
 		it.opts, it.cur = it.opts[:it.nBase], 0
 	}
-	explicit, implicit := b.groups()
+	explicit, companions, implicit := b.groups()
 	left := allowance
 	left = b.allocate(explicit, left)
+	// Companions before the explicit items' cut-down versions: the part
+	// of a changed file that does not fit (the diff shows the change)
+	// is worth less to a reviewer than the tests of the change.
+	left = b.allocate(companions, left)
 	left = b.fillTruncated(explicit, left)
+	left = b.fillTruncated(companions, left)
 	reserve := b.listingReserve(implicit, left/listingShare)
 	left -= reserve
 	left = b.cover(implicit, left)
@@ -218,18 +225,21 @@ func (b *builder) listingReserve(items []*bitem, limit int) int {
 	return min(sum, limit)
 }
 
-// groups are the items planned first (extras and explicit files) and the
-// implicit files, each in order.
-func (b *builder) groups() (explicit, implicit []*bitem) {
+// groups are the items planned first (extras and explicit files), the
+// companion files planned next, and the implicit files, each in order.
+func (b *builder) groups() (explicit, companions, implicit []*bitem) {
 	explicit = append(explicit, b.extras...)
 	for _, it := range b.order {
-		if it.explicit {
+		switch {
+		case it.explicit:
 			explicit = append(explicit, it)
-		} else {
+		case it.companion:
+			companions = append(companions, it)
+		default:
 			implicit = append(implicit, it)
 		}
 	}
-	return explicit, implicit
+	return explicit, companions, implicit
 }
 
 // allocate plans the items' options by value density, never below the

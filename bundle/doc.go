@@ -66,7 +66,9 @@
 // Explicit items come first: extras and files marked Explicit (from
 // @references) are planned with the whole budget before any implicit file
 // gets a token, so an implicit file only ever uses what no explicit item
-// could. When what is left cannot hold an item's spans (or whole text),
+// could. Files marked Companion (a review's tests of the changed files)
+// are planned next, with what the explicit items' full rungs leave and
+// before their truncated versions take the rest. When what is left cannot hold an item's spans (or whole text),
 // a truncated version is cut to fit, by [Options.Truncation]:
 // signature-first keeps every span's doc comment and signature, then body
 // lines in the order of the request's spans; bookend keeps each span's

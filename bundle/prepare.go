@@ -34,10 +34,12 @@ type bitem struct {
 	extra    bool
 	idx      int // index in Request.Extras or Request.Files
 	explicit bool
-	weight   float64
-	base     section
-	src      *srcFile
-	readErr  error
+	// companion: planned after the explicit items (File.Companion).
+	companion bool
+	weight    float64
+	base      section
+	src       *srcFile
+	readErr   error
 
 	opts  []bopt // opts[0] is omitted; truncated options are appended by plans
 	nBase int    // options before any truncated one
@@ -113,7 +115,7 @@ func (b *builder) prepare(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				it := &bitem{idx: i, explicit: b.req.Files[i].Explicit, weight: b.weights[i]}
+				it := &bitem{idx: i, explicit: b.req.Files[i].Explicit, companion: b.req.Files[i].Companion, weight: b.weights[i]}
 				b.prepareFile(ctx, it)
 				b.files[i] = it
 			}
@@ -131,19 +133,19 @@ func (b *builder) prepare(ctx context.Context) error {
 }
 
 // fileWeights normalises the implicit files' scores to (0, 1]; explicit
-// files weigh 1 (they are planned apart, first). Files without a positive
+// and companion files weigh 1 (they are planned apart, first). Files without a positive
 // score weigh a little, falling with rank, so they still fill spare room.
 func fileWeights(files []File) []float64 {
 	top := 0.0
 	for _, f := range files {
-		if s := roundScore(f.Score); !f.Explicit && s > top {
+		if s := roundScore(f.Score); !f.Explicit && !f.Companion && s > top {
 			top = s
 		}
 	}
 	w := make([]float64, len(files))
 	for i, f := range files {
 		switch s := roundScore(f.Score); {
-		case f.Explicit:
+		case f.Explicit || f.Companion:
 			w[i] = 1
 		case top > 0 && s > 0:
 			w[i] = s / top

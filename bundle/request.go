@@ -146,6 +146,13 @@ type File struct {
 	// already shows, so that their whole text does not crowd out the
 	// tests and the code around the change.
 	SpansOnly bool
+	// Companion plans the file right after the explicit items, with what
+	// they leave and before any implicit file, although no @reference
+	// named it. A review sets it for the tests of the files under review,
+	// which a reviewer reads beside the diff: planned with the implicit
+	// files, they lost what the diff and the changed code left to
+	// smaller, lower-ranked files.
+	Companion bool
 }
 
 // Extra is explicit content that is not a repository file: the text of an

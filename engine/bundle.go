@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/tokenize"
 )
@@ -64,7 +65,20 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 	for _, p := range req.Changed {
 		underReview[p] = true
 	}
+	companions := 0
 	for _, f := range out.Result.Files {
+		// The best-ranked tests of the files under review, by name or
+		// by the module path of a Rust integration test, are planned
+		// right after them: the reviewer reads them beside the diff.
+		companion := false
+		if len(req.Changed) > 0 && companions < reviewCompanions && f.Category == analyze.CatTest && !f.Explicit {
+			_, named := namedSource(f.Path, f.Lang.String(), req.Changed)
+			_, _, byModule := moduleSource(f.Path, f.Lang.String(), req.Changed)
+			if named || byModule {
+				companion = true
+				companions++
+			}
+		}
 		bf := bundle.File{
 			Path:     f.Path,
 			Lang:     f.Lang,
@@ -74,8 +88,10 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 			Category: f.Category.String(),
 			ReadAt:   f.ReadAt,
 			// The diff shows the change: its files are shown as their
-			// changed symbols, not whole.
-			SpansOnly: underReview[f.Path],
+			// changed symbols, not whole, and so are the tests planned
+			// with them (their tests of the change, not the file).
+			SpansOnly: underReview[f.Path] || companion,
+			Companion: companion,
 		}
 		for _, sp := range f.Spans {
 			bf.Spans = append(bf.Spans, bundle.Span{Start: sp.Start, End: sp.End, Symbol: sp.Symbol, Rank: sp.Rank})
@@ -97,6 +113,13 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 	br.Notes = append(br.Notes, out.Notes...)
 	return br, nil
 }
+
+// reviewCompanions is how many tests of the files under review a review's
+// bundle plans with them (bundle.File.Companion), the best-ranked first:
+// enough for the tests of a change to two or three files, few enough that
+// a file with a dozen tests named after it (tests/route.rs,
+// tests/route_fail.rs, …) does not take the bundle from the code.
+const reviewCompanions = 2
 
 // assemble builds the bundle of a query's outcome.
 func (s *Session) assemble(ctx context.Context, out *Output, req Request) (*bundle.Result, error) {

@@ -155,3 +155,70 @@ func TestReviewOfAChange(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewRustModuleTests reviews an edit of src/dfa/sparse.rs in the
+// rustreview fixture, whose integration tests mirror the module tree:
+// tests/dfa/api.rs tests the dfa module without naming the changed file
+// or calling its code. The review ties it to the change by its path, and
+// its bundle shows it (as its spans, planned right after the changed
+// code) although the budget is tight; tests/text.rs, of another module,
+// is not tied.
+func TestReviewRustModuleTests(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := copyTree(t, filepath.Join(repoRoot(t), "testdata", "rustreview"))
+	git(t, root, "init", "-q")
+	git(t, root, "add", ".")
+	git(t, root, "commit", "-qm", "automata fixture")
+	p := filepath.Join(root, "src/dfa/sparse.rs")
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "        0\n    }", "        DEAD\n    }\n}\n\n/// The dead state: no byte leaves it.\npub const DEAD: u16 = 0;\n\nimpl Sparse {\n    /// Whether no byte leaves `state`.\n    pub fn is_dead(&self, state: u16) -> bool {\n        self.edges[state as usize].is_empty()\n    }", 1)
+	if edited == string(src) {
+		t.Fatal("sparse.rs no longer has the line this test edits")
+	}
+	if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx := context.Background()
+	s, err := Open(ctx, root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rv, err := reviewOfWorkTree(ctx, s, root, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At 700 tokens the diff and the frame leave too little for the
+	// changed code's spans; planned with the implicit files, the test was
+	// shown as its skeleton.
+	req := ReviewRequest(Request{Root: root, Budget: 700, Format: "json", Strategy: expand.Impact.Name, MaxFiles: 20}, rv)
+	out, err := s.Query(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string][]string{}
+	for _, f := range out.Result.Files {
+		reasons[f.Path] = f.Reasons
+	}
+	if !slices.Contains(reasons["tests/dfa/api.rs"], "the tests of module dfa (src/dfa/sparse.rs), by path") {
+		t.Errorf("tests/dfa/api.rs's reasons %q do not tie it to the change by its path", reasons["tests/dfa/api.rs"])
+	}
+	for _, r := range reasons["tests/text.rs"] {
+		if strings.HasPrefix(r, "the tests of") {
+			t.Errorf("tests/text.rs is tied to the change: %q", r)
+		}
+	}
+	shown := map[string]bundle.Rung{}
+	for _, f := range out.BundleResult.Files {
+		shown[f.Path] = f.Rung
+	}
+	if r := shown["tests/dfa/api.rs"]; r != bundle.RungSpans && r != bundle.RungFull {
+		t.Errorf("tests/dfa/api.rs is shown at rung %v; want its content\n%s", r, out.Bundle)
+	}
+}

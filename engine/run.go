@@ -143,8 +143,9 @@ func (s *Session) plan(ctx context.Context, req Request) (*query.Plan, error) {
 }
 
 // coChanges is, per file, what ties it to the files a review changed: the
-// test files named after one of them (diffmode.NamesTest) fully, and
-// otherwise how often past commits that touched one of them touched it
+// test files named after one of them (diffmode.NamesTest) fully, the Rust
+// integration tests whose path names a module holding one of them
+// (diffmode.TestsModule) by half, and otherwise how often past commits that touched one of them touched it
 // too (githistory.Stats.CoChanged); nil when nothing does.
 func (s *Session) coChanges(changed []string) ([]float64, []string) {
 	votes := s.history.CoChanged(changed)
@@ -164,11 +165,38 @@ func (s *Session) coChanges(changed []string) ([]float64, []string) {
 				continue
 			}
 		}
-		if v, ok := votes[f.Path]; ok {
+		v, voted := votes[f.Path]
+		if f.Category == analyze.CatTest {
+			if src, mod, ok := moduleSource(f.Path, f.Lang.String(), changed); ok && (!voted || v.Score < moduleTests) {
+				set(i, moduleTests, "the tests of module "+mod+" ("+src+"), by path")
+				continue
+			}
+		}
+		if voted {
 			set(i, v.Score, v.Detail())
 		}
 	}
 	return score, detail
+}
+
+// moduleTests is the co-change score of a test file whose path names a
+// module that holds a changed file (diffmode.TestsModule): half of a test
+// file named after the changed file itself, since the other tests of the
+// module's directory are named after it as well.
+const moduleTests = 0.5
+
+// moduleSource is the first of changed whose module, or a module that
+// encloses it, test's path names, and that module.
+func moduleSource(test, lang string, changed []string) (string, string, bool) {
+	for _, c := range changed {
+		if c == test {
+			continue
+		}
+		if m, ok := diffmode.TestsModule(c, test, lang); ok {
+			return c, m, true
+		}
+	}
+	return "", "", false
 }
 
 // namedSource is the first of changed that test is named after.

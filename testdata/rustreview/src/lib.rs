@@ -1,0 +1,4 @@
+//! Tiny automata over bytes.
+
+pub mod dfa;
+pub mod text;
