@@ -131,7 +131,7 @@ func (b *builder) scanProse(prose string) {
 }
 
 func (b *builder) addChunk(tok string) {
-	if issueRef.MatchString(tok) {
+	if issueRef().MatchString(tok) {
 		return
 	}
 	ch := classifyChunk(tok)

@@ -237,7 +237,7 @@ func (b *builder) addRef(r Ref) {
 		}
 	case RefGrep:
 		// The identifiers spelled out in a pattern are what it looks for.
-		for _, m := range grepWords.FindAllStringSubmatch(r.Value, -1) {
+		for _, m := range grepWords().FindAllStringSubmatch(r.Value, -1) {
 			if !codeKeywords[m[1]] {
 				b.addWord(m[1])
 			}
@@ -245,7 +245,7 @@ func (b *builder) addRef(r Ref) {
 	}
 }
 
-var grepWords = regexp.MustCompile(`(?:^|[^\\\pL])([\pL_][\pL\pN_]{2,})`)
+var grepWords = lazyRegexp(`(?:^|[^\\\pL])([\pL_][\pL\pN_]{2,})`)
 
 // codeKeywords are Go and Rust keywords, which patterns spell out but which
 // name nothing.
@@ -286,12 +286,12 @@ var (
 	// quoted is a quoted string in prose: an error message, usually.
 	// Single quotes count only as a pair around a phrase, so that
 	// apostrophes ("doesn't") do not.
-	quoted       = regexp.MustCompile(`["“]([^"“”\n]{3,300})["”]`)
-	singleQuoted = regexp.MustCompile(`(?:^|[\s(\[:=,])['‘]([^'‘’\n]{3,300})['’](?:$|[\s).,;:!?\]])`)
+	quoted       = lazyRegexp(`["“]([^"“”\n]{3,300})["”]`)
+	singleQuoted = lazyRegexp(`(?:^|[\s(\[:=,])['‘]([^'‘’\n]{3,300})['’](?:$|[\s).,;:!?\]])`)
 	// issueRef is "#1234" or "(#1234)": an issue number, not a term.
-	issueRef = regexp.MustCompile(`^\(?#\d+\)?[.,;:]?$`)
+	issueRef = lazyRegexp(`^\(?#\d+\)?[.,;:]?$`)
 	// errorLine is an "error: ..." line from a compiler or a log.
-	errorLine = regexp.MustCompile(`(?mi)(?:^|\s)(?:error(?:\[E\d+\])?|fatal error|fatal|err): ([^\n]{3,})$`)
+	errorLine = lazyRegexp(`(?mi)(?:^|\s)(?:error(?:\[E\d+\])?|fatal error|fatal|err): ([^\n]{3,})$`)
 )
 
 // addErrorsFrom collects quoted strings and "error: ..." messages.
@@ -301,12 +301,12 @@ func (b *builder) addErrorsFrom(prose string) {
 		msg string
 	}
 	var hits []hit
-	for _, re := range []*regexp.Regexp{quoted, singleQuoted} {
+	for _, re := range []*regexp.Regexp{quoted(), singleQuoted()} {
 		for _, m := range re.FindAllStringSubmatchIndex(prose, -1) {
 			hits = append(hits, hit{m[2], prose[m[2]:m[3]]})
 		}
 	}
-	for _, m := range errorLine.FindAllStringSubmatchIndex(prose, -1) {
+	for _, m := range errorLine().FindAllStringSubmatchIndex(prose, -1) {
 		hits = append(hits, hit{m[2], prose[m[2]:m[3]]})
 	}
 	// In order of appearance.

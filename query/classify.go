@@ -2,7 +2,6 @@ package query
 
 import (
 	"path"
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -16,9 +15,9 @@ type areaPrefix struct {
 }
 
 var (
-	bracketArea = regexp.MustCompile(`^\s*\[([a-z0-9][a-z0-9_.\-/]*)\][ \t]+\S`)
-	convCommit  = regexp.MustCompile(`(?i)^\s*(feat|feature|fix|bugfix|hotfix|refactor|perf|test|tests|docs|doc|chore|build|ci|style|revert)(?:\(([^)\n]{1,80})\))?!?:[ \t]+`)
-	goArea      = regexp.MustCompile(`^\s*([a-z0-9][a-z0-9_.\-/]*(?:[ \t]*,[ \t]*[a-z0-9][a-z0-9_.\-/]*)*):[ \t]+\S`)
+	bracketArea = lazyRegexp(`^\s*\[([a-z0-9][a-z0-9_.\-/]*)\][ \t]+\S`)
+	convCommit  = lazyRegexp(`(?i)^\s*(feat|feature|fix|bugfix|hotfix|refactor|perf|test|tests|docs|doc|chore|build|ci|style|revert)(?:\(([^)\n]{1,80})\))?!?:[ \t]+`)
+	goArea      = lazyRegexp(`^\s*([a-z0-9][a-z0-9_.\-/]*(?:[ \t]*,[ \t]*[a-z0-9][a-z0-9_.\-/]*)*):[ \t]+\S`)
 )
 
 // notAreas are lower-case words that end in a colon at the start of a query
@@ -33,7 +32,7 @@ http https file`)
 // "tsdb/wlog: …", "net/http, net/url: …", "nu-command: …", "[nu-cli] …",
 // or a conventional commit head "fix(auth): …".
 func parseAreaPrefix(text string) areaPrefix {
-	if m := convCommit.FindStringSubmatchIndex(text); m != nil {
+	if m := convCommit().FindStringSubmatchIndex(text); m != nil {
 		a := areaPrefix{conv: strings.ToLower(text[m[2]:m[3]]), end: m[1]}
 		if m[4] >= 0 {
 			for _, s := range strings.FieldsFunc(text[m[4]:m[5]], func(r rune) bool { return r == ',' || r == ' ' }) {
@@ -44,10 +43,10 @@ func parseAreaPrefix(text string) areaPrefix {
 		}
 		return a
 	}
-	if m := bracketArea.FindStringSubmatchIndex(text); m != nil && validArea(text[m[2]:m[3]]) {
+	if m := bracketArea().FindStringSubmatchIndex(text); m != nil && validArea(text[m[2]:m[3]]) {
 		return areaPrefix{areas: []string{text[m[2]:m[3]]}, end: m[3] + 1} // "[nu-cli] fix …"
 	}
-	m := goArea.FindStringSubmatchIndex(text)
+	m := goArea().FindStringSubmatchIndex(text)
 	if m == nil {
 		return areaPrefix{}
 	}
@@ -100,13 +99,13 @@ var conventionalActions = map[string]Action{
 }
 
 var (
-	failureRe    = regexp.MustCompile(`(?i)\b(?:fail(?:s|ed|ing|ure)?|errors?|crash(?:es|ed|ing)?|panic(?:s|ked)?|broken|wrong|race|racy|deadlocks?|leaks?|hangs?|stuck|flaky|regression|segfault|nil (?:pointer|dereference|map|deref)|null pointer|dereferenc(?:e|es|ing)|overflow|underflow|off-by-one|data loss|memory leak|corrupt(?:s|ed|ion)?|incorrect|unexpected(?:ly)?|doesn't work|not working|[45]\d\d)\b`)
-	crossRe      = regexp.MustCompile(`(?i)\b(?:all|every|everywhere|across|throughout|entire|whole|codebase|project-wide|globally)\b`)
-	packageRe    = regexp.MustCompile(`(?i)\b(?:package|module|crate|pkg|subsystem|layer|component)\b`)
-	entryRe      = regexp.MustCompile(`(?i)\bentry ?points?\b|\bmain(?:\(\)| function\b| func\b| package\b)|\b(?:fn|func) main\b|\bstart(?:s|ed|ing|up)?\b|\bboot(?:strap|straps|s)?\b|\binitiali[sz](?:e|es|ed|ation)\b|\blifecycle\b|\b(?:control |request |data )?flows?\b|\bwalk (?:me )?through\b|\bend.to.end\b|\bhow (?:does|do|is|are) .{1,60}\b(?:work|run|begin|happen)s?\b`)
-	noTestsRe    = regexp.MustCompile(`(?i)\b(?:no|without|exclude|excluding|skip|skipping|ignore|ignoring|not|minus)\s+(?:the\s+|any\s+)?(?:unit\s+)?tests?\b|\bnon-tests?\b|--no-tests\b`)
-	testNounRe   = regexp.MustCompile(`(?i)^(?:unit|integration|regression|e2e|fuzz|table|golden)?\s*tests?\b|^(?:a|an|the|some|more)\s+(?:\w+\s+)?tests?\b|^coverage\b`)
-	wordSplitter = regexp.MustCompile(`[\pL\pN_'’-]+`)
+	failureRe    = lazyRegexp(`(?i)\b(?:fail(?:s|ed|ing|ure)?|errors?|crash(?:es|ed|ing)?|panic(?:s|ked)?|broken|wrong|race|racy|deadlocks?|leaks?|hangs?|stuck|flaky|regression|segfault|nil (?:pointer|dereference|map|deref)|null pointer|dereferenc(?:e|es|ing)|overflow|underflow|off-by-one|data loss|memory leak|corrupt(?:s|ed|ion)?|incorrect|unexpected(?:ly)?|doesn't work|not working|[45]\d\d)\b`)
+	crossRe      = lazyRegexp(`(?i)\b(?:all|every|everywhere|across|throughout|entire|whole|codebase|project-wide|globally)\b`)
+	packageRe    = lazyRegexp(`(?i)\b(?:package|module|crate|pkg|subsystem|layer|component)\b`)
+	entryRe      = lazyRegexp(`(?i)\bentry ?points?\b|\bmain(?:\(\)| function\b| func\b| package\b)|\b(?:fn|func) main\b|\bstart(?:s|ed|ing|up)?\b|\bboot(?:strap|straps|s)?\b|\binitiali[sz](?:e|es|ed|ation)\b|\blifecycle\b|\b(?:control |request |data )?flows?\b|\bwalk (?:me )?through\b|\bend.to.end\b|\bhow (?:does|do|is|are) .{1,60}\b(?:work|run|begin|happen)s?\b`)
+	noTestsRe    = lazyRegexp(`(?i)\b(?:no|without|exclude|excluding|skip|skipping|ignore|ignoring|not|minus)\s+(?:the\s+|any\s+)?(?:unit\s+)?tests?\b|\bnon-tests?\b|--no-tests\b`)
+	testNounRe   = lazyRegexp(`(?i)^(?:unit|integration|regression|e2e|fuzz|table|golden)?\s*tests?\b|^(?:a|an|the|some|more)\s+(?:\w+\s+)?tests?\b|^coverage\b`)
+	wordSplitter = lazyRegexp(`[\pL\pN_'’-]+`)
 )
 
 // classify fills in the plan's action, scope, complexity, strategy, depth
@@ -134,13 +133,13 @@ func classify(p *Plan, prose string, area areaPrefix) {
 			hasFocus = true
 		}
 	}
-	cross := crossRe.MatchString(gist)
+	cross := crossRe().MatchString(gist)
 	switch {
 	case hasFocus && !cross:
 		p.Scope = ScopeFocused
 	case cross:
 		p.Scope = ScopeCodebase
-	case len(p.Areas) > 0 || len(p.Paths) > 0 || packageRe.MatchString(gist):
+	case len(p.Areas) > 0 || len(p.Paths) > 0 || packageRe().MatchString(gist):
 		p.Scope = ScopeModule
 	case p.Action == ActionCreate:
 		p.Scope = ScopeCodebase
@@ -156,7 +155,7 @@ func classify(p *Plan, prose string, area areaPrefix) {
 			words++
 		}
 	}
-	entry := entryRe.MatchString(gist)
+	entry := entryRe().MatchString(gist)
 	switch {
 	case entry && hasFocus:
 		p.Strategy = "focused+entrypoint"
@@ -183,7 +182,7 @@ func classify(p *Plan, prose string, area areaPrefix) {
 	case entry, strings.Contains(p.Strategy, "broad"), p.Action == ActionRefactor:
 		p.Depth = 3
 	}
-	p.IncludeTests = !noTestsRe.MatchString(prose)
+	p.IncludeTests = !noTestsRe().MatchString(prose)
 }
 
 // detectAction decides what the user wants to do. Pasted traces mean
@@ -197,8 +196,8 @@ func detectAction(p *Plan, body string, area areaPrefix) Action {
 	if a, ok := conventionalActions[area.conv]; ok {
 		return a
 	}
-	failing := failureRe.MatchString(body) || len(p.Errors) > 0
-	words := wordSplitter.FindAllString(strings.ToLower(body), 64)
+	failing := failureRe().MatchString(body) || len(p.Errors) > 0
+	words := wordSplitter().FindAllString(strings.ToLower(body), 64)
 	if len(words) > 0 {
 		if a, ok := questionAction(words); ok {
 			if a == ActionExplain && failing && words[0] == "why" {
@@ -214,7 +213,7 @@ func detectAction(p *Plan, body string, area areaPrefix) Action {
 		}
 		rest := strings.Join(words[i+1:min(i+5, len(words))], " ")
 		switch {
-		case a == ActionCreate && testNounRe.MatchString(rest):
+		case a == ActionCreate && testNounRe().MatchString(rest):
 			return ActionTest
 		case a == ActionTest && i > 0 && words[i-1] == "the":
 			continue // "the test" is a noun

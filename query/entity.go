@@ -2,7 +2,6 @@ package query
 
 import (
 	"path"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,11 +46,11 @@ var tlds = setOf(`com org net io dev edu gov co uk de fr rs app ai me info biz i
 
 var (
 	// lineSuffix is ":42" or ":42:7" after a path.
-	lineSuffix = regexp.MustCompile(`(?::\d+){1,2}$`)
+	lineSuffix = lazyRegexp(`(?::\d+){1,2}$`)
 	// methodExpr is Go's method expression "(*T).M" or "pkg.(*T).M".
-	methodExpr = regexp.MustCompile(`^(?:([A-Za-z_]\w*)\.)?\(\*?([A-Za-z_]\w*)\)\.([A-Za-z_]\w*)$`)
+	methodExpr = lazyRegexp(`^(?:([A-Za-z_]\w*)\.)?\(\*?([A-Za-z_]\w*)\)\.([A-Za-z_]\w*)$`)
 	// genericArgs is a Rust or Go type argument list: "Vec<T>", "Map[K, V]".
-	genericArgs = regexp.MustCompile(`<[^<>]*>|\[[^\[\]]*\]`)
+	genericArgs = lazyRegexp(`<[^<>]*>|\[[^\[\]]*\]`)
 )
 
 // classifyChunk decides what a whitespace-separated piece of prose is.
@@ -63,7 +62,7 @@ func classifyChunk(tok string) chunk {
 	if strings.Contains(tok, "://") || strings.HasPrefix(strings.ToLower(tok), "www.") {
 		return chunk{kind: chunkURL, raw: tok}
 	}
-	if m := methodExpr.FindStringSubmatch(strings.TrimSuffix(tok, "()")); m != nil {
+	if m := methodExpr().FindStringSubmatch(strings.TrimSuffix(tok, "()")); m != nil {
 		parts := []string{m[2], m[3]}
 		if m[1] != "" {
 			parts = append([]string{m[1]}, parts...)
@@ -130,7 +129,7 @@ func stripCall(tok string) (string, bool) {
 // pathLike reports whether tok is a path and returns it without a
 // ":line:col" suffix.
 func pathLike(tok string) (string, bool) {
-	p := lineSuffix.ReplaceAllString(tok, "")
+	p := lineSuffix().ReplaceAllString(tok, "")
 	if p == "" || strings.ContainsAny(p, "()<>{}[]\"'`|*?,;") || strings.Contains(p, "::") {
 		return "", false
 	}
@@ -220,14 +219,14 @@ func pathParts(p string) []string {
 func codeSymbol(name string, call bool) ([]string, bool) {
 	name = strings.TrimSuffix(name, "!") // Rust macros: vec!
 	if strings.Contains(name, "::") {
-		name = genericArgs.ReplaceAllString(name, "")
+		name = genericArgs().ReplaceAllString(name, "")
 		parts := symbolParts(strings.TrimPrefix(name, "::"))
 		if len(parts) < 2 || !allIdents(parts) {
 			return nil, false
 		}
 		return trimPathKeywords(parts), true
 	}
-	name = genericArgs.ReplaceAllString(name, "")
+	name = genericArgs().ReplaceAllString(name, "")
 	parts := symbolParts(name)
 	if len(parts) == 0 || !allIdents(parts) {
 		return nil, false
@@ -326,7 +325,7 @@ func trimPathKeywords(parts []string) []string {
 // codeTokens returns the identifier-like tokens of back-ticked code,
 // qualified names kept whole: "store.Get(ctx, id)" → [store.Get ctx id].
 func codeTokens(code string) []string {
-	return codeTokenRe.FindAllString(code, -1)
+	return codeTokenRe().FindAllString(code, -1)
 }
 
-var codeTokenRe = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*(?:(?:::|\.)[\p{L}_][\p{L}\p{N}_]*)*`)
+var codeTokenRe = lazyRegexp(`[\p{L}_][\p{L}\p{N}_]*(?:(?:::|\.)[\p{L}_][\p{L}\p{N}_]*)*`)

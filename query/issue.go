@@ -2,7 +2,6 @@ package query
 
 import (
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -195,7 +194,7 @@ func (b *builder) scanOutput(text string, factor float64) {
 		if blank(ln) {
 			continue
 		}
-		if promptLine.MatchString(ln) || outputCue.MatchString(ln) || errorCue.MatchString(ln) {
+		if promptLine().MatchString(ln) || outputCue().MatchString(ln) || errorCue().MatchString(ln) {
 			b.factor = 1
 			b.addErrorsFrom(ln)
 		} else {
@@ -260,7 +259,7 @@ func noiseWord(w string) bool {
 		return false
 	}
 	if w[0] >= '0' && w[0] <= '9' {
-		return !isNumber(w) && digitNoise.MatchString(w)
+		return !isNumber(w) && digitNoise().MatchString(w)
 	}
 	if len(w) < 7 {
 		return false
@@ -279,7 +278,7 @@ func noiseWord(w string) bool {
 	return digit
 }
 
-var digitNoise = regexp.MustCompile(`^(?:0x[0-9a-f]+|\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|z)|\d+[a-z]+\d.*)$`)
+var digitNoise = lazyRegexp(`^(?:0x[0-9a-f]+|\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|z)|\d+[a-z]+\d.*)$`)
 
 // finishTerms applies repetition to the weights and, when there are more
 // than maxTerms, keeps the heaviest (ties by first appearance), in order

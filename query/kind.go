@@ -1,7 +1,6 @@
 package query
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -66,7 +65,7 @@ func detectKind(p *Plan, prose string, area areaPrefix, multi, verb, failing boo
 	if isLookup(p, body) {
 		return KindLookup
 	}
-	words := wordSplitter.FindAllString(strings.ToLower(body), 64)
+	words := wordSplitter().FindAllString(strings.ToLower(body), 64)
 	if area.end == 0 && len(words) > 1 {
 		// "where does the client retry a failed call": a question,
 		// whatever it names; "why does login fail" is a bug.
@@ -260,7 +259,7 @@ func hasTaskVerb(body string, area areaPrefix) bool {
 	if area.conv != "" {
 		return true
 	}
-	words := wordSplitter.FindAllString(strings.ToLower(body), 64)
+	words := wordSplitter().FindAllString(strings.ToLower(body), 64)
 	for i, w := range words {
 		if _, ok := actionVerbs[w]; ok && (i == 0 || !isArticle(words[i-1])) {
 			return true
@@ -271,12 +270,12 @@ func hasTaskVerb(body string, area areaPrefix) bool {
 
 // failureTopic is a failure word that names a topic, not a failure:
 // "panic recovery", "error handling", "race detector".
-var failureTopic = regexp.MustCompile(`(?i)\b(?:panic|panics|error|errors|race|deadlock|leak|overflow|crash|crashes)[ -](?:recovery|recover|handling|handler|handlers|middleware|detection|detector|reporting|report|propagation|type|types|code|codes|message|messages|wrapping|page|pages|hooks?)\b`)
+var failureTopic = lazyRegexp(`(?i)\b(?:panic|panics|error|errors|race|deadlock|leak|overflow|crash|crashes)[ -](?:recovery|recover|handling|handler|handlers|middleware|detection|detector|reporting|report|propagation|type|types|code|codes|message|messages|wrapping|page|pages|hooks?)\b`)
 
 // failing reports whether the text speaks of a failure, leaving out the
 // failure words that name a topic.
 func failing(body string) bool {
-	return failureRe.MatchString(failureTopic.ReplaceAllString(body, " "))
+	return failureRe().MatchString(failureTopic().ReplaceAllString(body, " "))
 }
 
 // pastOfVerb reports whether w is the past tense of a verb of a change:

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -54,14 +53,14 @@ var (
 )
 
 var (
-	fenceOpen = regexp.MustCompile("^[ \t>]*(```+|~~~+)[ \t]*([^`\n]*)$")
-	heading   = regexp.MustCompile(`^[ \t]{0,3}#{1,6}(?:[ \t]|$)`)
+	fenceOpen = lazyRegexp("^[ \t>]*(```+|~~~+)[ \t]*([^`\n]*)$")
+	heading   = lazyRegexp(`^[ \t]{0,3}#{1,6}(?:[ \t]|$)`)
 	// Lines of pasted output inside prose: log lines (a timestamp or a
 	// level first), shell prompts with a command, test runner lines.
-	logLine    = regexp.MustCompile(`^\s*(?:\[?\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?\s|\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRIT)\]?[\s:]|(?:trace|debug|info|warn)\[\d+\]|--- (?:FAIL|PASS)|=== (?:RUN|PAUSE|CONT)|(?:ok|FAIL)\s+\S+\s+[\d.]+s)`)
-	promptLine = regexp.MustCompile(`^\s*(?:\$|❯|➜|λ|%|PS [^>\n]*>|[\w.@-]+[@:][\w.~/-]*[$#%])\s+\S`)
+	logLine    = lazyRegexp(`^\s*(?:\[?\d{4}[-/]\d\d[-/]\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?\s|\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRIT)\]?[\s:]|(?:trace|debug|info|warn)\[\d+\]|--- (?:FAIL|PASS)|=== (?:RUN|PAUSE|CONT)|(?:ok|FAIL)\s+\S+\s+[\d.]+s)`)
+	promptLine = lazyRegexp(`^\s*(?:\$|❯|➜|λ|%|PS [^>\n]*>|[\w.@-]+[@:][\w.~/-]*[$#%])\s+\S`)
 	// metaLine is a line of a version list or an environment report.
-	metaLine = regexp.MustCompile(`(?i)^\s*(?:[-*]\s+)?(?:\*\*)?(?:(?:os|platform|arch|architecture|kernel|distro|distribution|shell|terminal|version|versions|rustc|cargo|rustup|go|golang|toolchain|python|node|npm|docker|browser|environment|env|build|commit|hash|uname|cpu|memory|installed via|installation method)(?:\s+version)?(?:\*\*)?\s*[:=]|(?:go version go\d|rustc \d|cargo \d|[\w-]+ v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?(?: \([^)\n]*\))?\s*$))`)
+	metaLine = lazyRegexp(`(?i)^\s*(?:[-*]\s+)?(?:\*\*)?(?:(?:os|platform|arch|architecture|kernel|distro|distribution|shell|terminal|version|versions|rustc|cargo|rustup|go|golang|toolchain|python|node|npm|docker|browser|environment|env|build|commit|hash|uname|cpu|memory|installed via|installation method)(?:\s+version)?(?:\*\*)?\s*[:=]|(?:go version go\d|rustc \d|cargo \d|[\w-]+ v?\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?(?: \([^)\n]*\))?\s*$))`)
 )
 
 // segment cuts text into blocks, in order, covering every line. A text
@@ -84,7 +83,7 @@ func segment(text string) []block {
 	for i := 0; i < len(lines); {
 		ln := lines[i]
 		s := text[ln.start:ln.end]
-		if m := fenceOpen.FindStringSubmatch(s); m != nil {
+		if m := fenceOpen().FindStringSubmatch(s); m != nil {
 			marker := m[1]
 			lang := fenceLang(m[2])
 			j := i + 1
@@ -107,7 +106,7 @@ func segment(text string) []block {
 			prevBlank = true
 			continue
 		}
-		if heading.MatchString(s) {
+		if heading().MatchString(s) {
 			add(blockHeading, ln.start, ln.next, "")
 			i++
 			prevBlank = false
@@ -134,10 +133,10 @@ func segment(text string) []block {
 			// ("build: …" is an area, not an environment detail).
 			add(blockProse, ln.start, ln.next, "")
 			prevBlank = false
-		case logLine.MatchString(s) || promptLine.MatchString(s):
+		case logLine().MatchString(s) || promptLine().MatchString(s):
 			add(blockOutput, ln.start, ln.next, "")
 			prevBlank = false
-		case metaLine.MatchString(s):
+		case metaLine().MatchString(s):
 			add(blockMeta, ln.start, ln.next, "")
 			prevBlank = false
 		default:
@@ -223,9 +222,9 @@ func fenceKind(lang, body string) blockKind {
 	for _, l := range strings.Split(body, "\n") {
 		switch {
 		case blank(l):
-		case logLine.MatchString(l) || promptLine.MatchString(l) || outputCue.MatchString(l):
+		case logLine().MatchString(l) || promptLine().MatchString(l) || outputCue().MatchString(l):
 			output++
-		case codeCue.MatchString(l):
+		case codeCue().MatchString(l):
 			code++
 		}
 	}
@@ -237,10 +236,10 @@ func fenceKind(lang, body string) blockKind {
 
 var (
 	// codeCue is a line that reads as Go or Rust source.
-	codeCue = regexp.MustCompile(`^\s*(?:(?:pub(?:\([\w:]+\))?\s+)?(?:fn|struct|enum|impl|trait|mod|use|let|const|static|type|match|func|package|import|var|return|if|for|defer|go|switch|case|loop|while|where|async|unsafe)\b|[})\]];?\s*$|//|/\*|#\[)|(?:[;{]|:=|=>|->)\s*$|\berr != nil\b`)
+	codeCue = lazyRegexp(`^\s*(?:(?:pub(?:\([\w:]+\))?\s+)?(?:fn|struct|enum|impl|trait|mod|use|let|const|static|type|match|func|package|import|var|return|if|for|defer|go|switch|case|loop|while|where|async|unsafe)\b|[})\]];?\s*$|//|/\*|#\[)|(?:[;{]|:=|=>|->)\s*$|\berr != nil\b`)
 	// outputCue is a line that reads as something a program printed.
-	outputCue = regexp.MustCompile(`(?i)^\s*(?:error|warning|warn|note|help|hint|caused by|panic|fatal|thread '|stack backtrace|at |-->|\s*\d+:\s+0x|[\w./-]*\.[a-z]+:\d+(?::\d+)?:?(?:\s|$)|usage:|tip:|×|╭|│|╰|goroutine \d)`)
+	outputCue = lazyRegexp(`(?i)^\s*(?:error|warning|warn|note|help|hint|caused by|panic|fatal|thread '|stack backtrace|at |-->|\s*\d+:\s+0x|[\w./-]*\.[a-z]+:\d+(?::\d+)?:?(?:\s|$)|usage:|tip:|×|╭|│|╰|goroutine \d)`)
 	// errorCue is a line of output that reports a failure, wherever the
 	// word is (log lines put a timestamp and a level first).
-	errorCue = regexp.MustCompile(`(?i)\b(?:error|errors|fatal|panic|panicked|failed|failure|exception|traceback|caused by)\b`)
+	errorCue = lazyRegexp(`(?i)\b(?:error|errors|fatal|panic|panicked|failed|failure|exception|traceback|caused by)\b`)
 )

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -28,22 +27,21 @@ type traces struct {
 
 var (
 	// goFileLine is the location line of a Go frame: "\t/app/user.go:42 +0x1d".
-	goFileLine = regexp.MustCompile(`(\S+\.(?:go|s)):(\d+)(?:[ \t]+\+0x[0-9a-fA-F]+)?`)
+	goFileLine = lazyRegexp(`(\S+\.(?:go|s)):(\d+)(?:[ \t]+\+0x[0-9a-fA-F]+)?`)
 	// goMachinery is trace text that names nothing in the code.
-	goMachinery = regexp.MustCompile(`goroutine \d+ \[[^\]\n]*\]:|\[signal [^\]\n]*\]|exit status \d+|\bcreated by\b`)
+	goMachinery = lazyRegexp(`goroutine \d+ \[[^\]\n]*\]:|\[signal [^\]\n]*\]|exit status \d+|\bcreated by\b`)
 	// goPanic is a panic or fatal error message up to the end of its line.
-	goPanic = regexp.MustCompile(`(?m)(?:^|\s)(?:panic|fatal error): ([^\n]+?)(?:\s+goroutine \d+ \[|\s+\[signal |\s*$)`)
-
+	goPanic = lazyRegexp(`(?m)(?:^|\s)(?:panic|fatal error): ([^\n]+?)(?:\s+goroutine \d+ \[|\s+\[signal |\s*$)`)
 	// rustPanicked is the panic location, new style ("panicked at
 	// src/main.rs:10:5:" with the message on the next line) and old style
 	// ("panicked at 'msg', src/main.rs:10:5").
-	rustPanicked = regexp.MustCompile(`thread '[^'\n]*' panicked at (?:'([^\n]*)', )?(\S+?\.rs):(\d+):\d+:?[ \t]*(?:\n([^\n]*))?`)
+	rustPanicked = lazyRegexp(`thread '[^'\n]*' panicked at (?:'([^\n]*)', )?(\S+?\.rs):(\d+):\d+:?[ \t]*(?:\n([^\n]*))?`)
 	// rustFrame is one backtrace frame: "  4: app::store::Store::orders_of"
 	// optionally followed by "at ./src/store.rs:42:9".
-	rustFrame = regexp.MustCompile(`(?:^|\s)(\d{1,4}): +(<[^>\n]*>::\S+|[A-Za-z_<{][^\s]*)(?:\s+at (\S+?):(\d+)(?::\d+)?)?`)
+	rustFrame = lazyRegexp(`(?:^|\s)(\d{1,4}): +(<[^>\n]*>::\S+|[A-Za-z_<{][^\s]*)(?:\s+at (\S+?):(\d+)(?::\d+)?)?`)
 	// rustHash is the symbol hash printed by RUST_BACKTRACE=full.
-	rustHash    = regexp.MustCompile(`::h[0-9a-f]{16}$`)
-	rustMachine = regexp.MustCompile(`stack backtrace:|note: [^\n]*RUST_BACKTRACE[^\n]*|note: [^\n]*backtrace[^\n]*`)
+	rustHash    = lazyRegexp(`::h[0-9a-f]{16}$`)
+	rustMachine = lazyRegexp(`stack backtrace:|note: [^\n]*RUST_BACKTRACE[^\n]*|note: [^\n]*backtrace[^\n]*`)
 )
 
 // parseTraces finds the frames of pasted Go panic traces and Rust
@@ -64,7 +62,7 @@ func parseTraces(text string) traces {
 }
 
 func parseGoTrace(text string, t *traces) {
-	for _, m := range goPanic.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range goPanic().FindAllStringSubmatchIndex(text, -1) {
 		msg := strings.TrimSpace(text[m[2]:m[3]])
 		if msg != "" {
 			t.errors = append(t.errors, msg)
@@ -74,10 +72,10 @@ func parseGoTrace(text string, t *traces) {
 			t.spans = append(t.spans, span{m[2], m[3]})
 		}
 	}
-	for _, m := range goMachinery.FindAllStringIndex(text, -1) {
+	for _, m := range goMachinery().FindAllStringIndex(text, -1) {
 		t.spans = append(t.spans, span{m[0], m[1]})
 	}
-	for _, m := range goFileLine.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range goFileLine().FindAllStringSubmatchIndex(text, -1) {
 		fnStart, fn, ok := goFuncBefore(text, m[0])
 		if !ok {
 			continue
@@ -170,7 +168,7 @@ func goExternal(fn, file string) bool {
 }
 
 func parseRustTrace(text string, t *traces) {
-	for _, m := range rustPanicked.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range rustPanicked().FindAllStringSubmatchIndex(text, -1) {
 		line, _ := strconv.Atoi(text[m[6]:m[7]])
 		p := text[m[4]:m[5]]
 		t.frames = append(t.frames, Frame{Path: p, Line: line, External: rustExternal("", p)})
@@ -191,12 +189,12 @@ func parseRustTrace(text string, t *traces) {
 			t.spans = append(t.spans, span{m[msgAt], m[msgAt+1]})
 		}
 	}
-	for _, m := range rustMachine.FindAllStringIndex(text, -1) {
+	for _, m := range rustMachine().FindAllStringIndex(text, -1) {
 		t.spans = append(t.spans, span{m[0], m[1]})
 	}
 	var frames []Frame
-	for _, m := range rustFrame.FindAllStringSubmatchIndex(text, -1) {
-		fn := rustHash.ReplaceAllString(text[m[4]:m[5]], "")
+	for _, m := range rustFrame().FindAllStringSubmatchIndex(text, -1) {
+		fn := rustHash().ReplaceAllString(text[m[4]:m[5]], "")
 		if !strings.Contains(fn, "::") && !strings.HasPrefix(fn, "rust_") && !strings.HasPrefix(fn, "__") {
 			continue
 		}
