@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 )
@@ -88,7 +89,7 @@ const missingPrefix = "missing dependencies "
 // quietError reports whether a type error is a consequence of a missing
 // package, which go list's own error reports.
 func quietError(n *node, te types.Error) bool {
-	return strings.HasPrefix(te.Msg, "could not import ") || (n.tainted > 0 && consequence.MatchString(te.Msg))
+	return strings.HasPrefix(te.Msg, "could not import ") || (n.tainted > 0 && consequence().MatchString(te.Msg))
 }
 
 // typeProblems reports up to maxTypeErrors type errors in the package's
@@ -157,4 +158,8 @@ var debugPanics = false
 // consequence matches the type errors a missing package causes downstream:
 // a name missing from the empty stand-in, or a field or method that would
 // have been promoted from one of its types.
-var consequence = regexp.MustCompile(`^undefined: [\pL_][\pL\pN_]*\.[\pL_][\pL\pN_]*$|has no field or method`)
+// Compiled on first use: its Unicode classes cost every process about
+// 1 to 2 ms at start otherwise.
+var consequence = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^undefined: [\pL_][\pL\pN_]*\.[\pL_][\pL\pN_]*$|has no field or method`)
+})

@@ -291,7 +291,7 @@ func TestGoNames(t *testing.T) {
 		"T.M":                        {"T", "M"},
 		"FindByEmail":                {"", ""},
 	} {
-		m := goMethodName.FindStringSubmatch(name)
+		m := goMethodName().FindStringSubmatch(name)
 		var got [2]string
 		if m != nil {
 			got = [2]string{m[1], m[2]}
