@@ -329,9 +329,6 @@ func (s *Store) Put(kind string, key Key, payload []byte) {
 	s.mu.Unlock()
 }
 
-// writeAtomic writes data to a temporary file and renames it over p.
-// Entries are not synced: a crash may leave a truncated file behind the
-// rename, which its checksum then rejects.
 // framedWriter streams a frame's payload to its file (writeFramedAtomic):
 // values go into w, and flush sends what w holds; raw sends bytes as
 // they are, after what w holds.
@@ -362,11 +359,10 @@ func (f *framedWriter) raw(b []byte) error {
 // neither the payload nor its frame is ever whole in memory. What body
 // leaves in fw.w is flushed after it.
 func (s *Store) writeFramedAtomic(p, kind string, size int, body func(fw *framedWriter) error) error {
-	f, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), filepath.Base(p)+".*")
+	f, err := s.createTemp(p)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
 	crc := crc32.New(crcTable)
 	fw := &framedWriter{w: wire.NewWriter(1<<16 + 64), out: io.MultiWriter(f, crc)}
 	for _, b := range magic {
@@ -386,16 +382,7 @@ func (s *Store) writeFramedAtomic(p, kind string, size int, body func(fw *framed
 		sum := crc.Sum32()
 		_, err = f.Write([]byte{byte(sum), byte(sum >> 8), byte(sum >> 16), byte(sum >> 24)})
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, p)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return commitTemp(f, p, err)
 }
 
 // frameSize is the length of frame(kind, payload) for a payload of n
@@ -414,21 +401,34 @@ func uvarintLen(v uint64) int {
 	return n
 }
 
+// writeAtomic writes data to a temporary file and renames it over p.
+// Entries are not synced: a crash may leave a truncated file behind the
+// rename, which its checksum then rejects.
 func (s *Store) writeAtomic(p string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), filepath.Base(p)+".*")
+	f, err := s.createTemp(p)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
 	_, err = f.Write(data)
+	return commitTemp(f, p, err)
+}
+
+// createTemp opens the temporary file that becomes p (commitTemp).
+func (s *Store) createTemp(p string) (*os.File, error) {
+	return os.CreateTemp(filepath.Join(s.dir, "tmp"), filepath.Base(p)+".*")
+}
+
+// commitTemp closes f and, when err (what writing it met) and the close
+// are nil, renames it over p; otherwise it removes it.
+func commitTemp(f *os.File, p string, err error) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, p)
+		err = os.Rename(f.Name(), p)
 	}
 	if err != nil {
-		os.Remove(tmp)
+		os.Remove(f.Name())
 	}
 	return err
 }
