@@ -103,28 +103,8 @@ func TestReviewOfAChange(t *testing.T) {
 		git(t, root, "commit", "-qam", fmt.Sprintf("auth: token format revision %d", i))
 	}
 	// The change under review: the signature's encoding.
-	src, err := os.ReadFile(filepath.Join(root, "internal/auth/token.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	edited := strings.Replace(string(src), "return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))", "return base64.URLEncoding.EncodeToString(mac.Sum(nil))", 1)
-	if edited == string(src) {
-		t.Fatal("token.go no longer has the line this test edits")
-	}
-	if err := os.WriteFile(filepath.Join(root, "internal/auth/token.go"), []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
 	ctx := context.Background()
-	s, err := Open(ctx, root, LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	rv, err := reviewOfWorkTree(ctx, s, root, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, rv := reviewEdit(t, root, "internal/auth/token.go", "return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))", "return base64.URLEncoding.EncodeToString(mac.Sum(nil))")
 	req := ReviewRequest(Request{Root: root, Budget: 6000, Format: "json", Strategy: expand.Impact.Name, MaxFiles: 20}, rv)
 	if diff := cmp.Diff([]string{"internal/auth/token.go"}, req.Changed); diff != "" {
 		t.Fatalf("changed files (-want +got):\n%s", diff)
@@ -171,29 +151,8 @@ func TestReviewRustModuleTests(t *testing.T) {
 	git(t, root, "init", "-q")
 	git(t, root, "add", ".")
 	git(t, root, "commit", "-qm", "automata fixture")
-	p := filepath.Join(root, "src/dfa/sparse.rs")
-	src, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edited := strings.Replace(string(src), "        0\n    }", "        DEAD\n    }\n}\n\n/// The dead state: no byte leaves it.\npub const DEAD: u16 = 0;\n\nimpl Sparse {\n    /// Whether no byte leaves `state`.\n    pub fn is_dead(&self, state: u16) -> bool {\n        self.edges[state as usize].is_empty()\n    }", 1)
-	if edited == string(src) {
-		t.Fatal("sparse.rs no longer has the line this test edits")
-	}
-	if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
 	ctx := context.Background()
-	s, err := Open(ctx, root, LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	rv, err := reviewOfWorkTree(ctx, s, root, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, rv := reviewEdit(t, root, "src/dfa/sparse.rs", "        0\n    }", "        DEAD\n    }\n}\n\n/// The dead state: no byte leaves it.\npub const DEAD: u16 = 0;\n\nimpl Sparse {\n    /// Whether no byte leaves `state`.\n    pub fn is_dead(&self, state: u16) -> bool {\n        self.edges[state as usize].is_empty()\n    }")
 	// At 700 tokens the diff and the frame leave too little for the
 	// changed code's spans; planned with the implicit files, the test was
 	// shown as its skeleton.
@@ -221,4 +180,34 @@ func TestReviewRustModuleTests(t *testing.T) {
 	if r := shown["tests/dfa/api.rs"]; r != bundle.RungSpans && r != bundle.RungFull {
 		t.Errorf("tests/dfa/api.rs is shown at rung %v; want its content\n%s", r, out.Bundle)
 	}
+}
+
+// reviewEdit replaces old with new in the file rel of the work tree at
+// root, opens the tree and returns the session (closed with the test) and
+// the review of the work tree against HEAD.
+func reviewEdit(t *testing.T, root, rel, old, new string) (*Session, Review) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), old, new, 1)
+	if edited == string(src) {
+		t.Fatalf("%s no longer has the text this test edits", rel)
+	}
+	if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	s, err := Open(ctx, root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	rv, err := reviewOfWorkTree(ctx, s, root, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, rv
 }
