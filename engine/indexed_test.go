@@ -84,6 +84,15 @@ func editFile(t *testing.T, root, rel string, edit func(string) string) {
 	}
 }
 
+// commitAll makes root a git repository whose one commit, msg, holds
+// every file.
+func commitAll(t *testing.T, root, msg string) {
+	t.Helper()
+	git(t, root, "init", "-q")
+	git(t, root, "add", ".")
+	git(t, root, "commit", "-qm", msg)
+}
+
 func git(t *testing.T, root string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", root}, args...)...)
@@ -223,9 +232,7 @@ func TestIndexInvalidationGo(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	root := writeTree(t, smallGo)
-	git(t, root, "init", "-q")
-	git(t, root, "add", ".")
-	git(t, root, "commit", "-qm", "base")
+	commitAll(t, root, "base")
 	// Edits follow each other within a second: the file table's racy
 	// window must still see them.
 	checkSteps(t, root, "fix Store.find_by_sku", []step{

@@ -83,9 +83,7 @@ func TestReviewOfAChange(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	root := copyTree(t, filepath.Join(repoRoot(t), "testdata", "gosvc"))
-	git(t, root, "init", "-q")
-	git(t, root, "add", ".")
-	git(t, root, "commit", "-qm", "sample user service")
+	commitAll(t, root, "sample user service")
 	appendTo := func(p, text string) {
 		t.Helper()
 		f, err := os.OpenFile(filepath.Join(root, p), os.O_APPEND|os.O_WRONLY, 0)
@@ -148,9 +146,7 @@ func TestReviewRustModuleTests(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	root := copyTree(t, filepath.Join(repoRoot(t), "testdata", "rustreview"))
-	git(t, root, "init", "-q")
-	git(t, root, "add", ".")
-	git(t, root, "commit", "-qm", "automata fixture")
+	commitAll(t, root, "automata fixture")
 	ctx := context.Background()
 	s, rv := reviewEdit(t, root, "src/dfa/sparse.rs", "        0\n    }", "        DEAD\n    }\n}\n\n/// The dead state: no byte leaves it.\npub const DEAD: u16 = 0;\n\nimpl Sparse {\n    /// Whether no byte leaves `state`.\n    pub fn is_dead(&self, state: u16) -> bool {\n        self.edges[state as usize].is_empty()\n    }")
 	// At 700 tokens the diff and the frame leave too little for the
