@@ -244,7 +244,7 @@ func (b *builder) groups() (explicit, companions, implicit []*bitem) {
 
 // allocate plans the items' options by value density, never below the
 // option an item already holds (its floor from cover). The best-spans
-// options are left out of the trade unless Options.TradeBest.
+// options are left out of the trade.
 func (b *builder) allocate(items []*bitem, left int) int {
 	ps := make([]*pitem, len(items))
 	// index[i][k] is the option of items[i] that planner option k stands for.
@@ -259,7 +259,7 @@ func (b *builder) allocate(items []*bitem, left int) int {
 		p.opts = append(p.opts, choice{cost: it.opts[floor].cost, value: it.opts[floor].value})
 		index[i] = append(index[i], floor)
 		for j, o := range it.opts {
-			if j == floor || (o.best && !b.req.Options.TradeBest) || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
+			if j == floor || o.best || (floor > 0 && (o.cost < it.opts[floor].cost || o.rung < it.opts[floor].rung)) {
 				continue
 			}
 			if floor == 0 && j == 0 {
@@ -354,46 +354,23 @@ func (b *builder) fillTruncated(items []*bitem, left int) int {
 		if limit < minTruncTokens {
 			continue
 		}
-		// The most valuable of the best spans that fit, if any: among the
-		// options when they are traded, else rendered now (bestOf).
-		pick := -1
-		for j, o := range it.opts {
-			if o.best && o.cost <= limit && o.value > cur.value && (pick < 0 || o.value > it.opts[pick].value) {
-				pick = j
-			}
-		}
-		var add *bopt // an option to append: a best one from bestOf, or a truncation
+		// The most valuable of the best spans that fit (rendered now,
+		// bestOf), or the target truncated, whichever is worth more.
+		var add *bopt
 		for j := range b.bestOf(it) {
-			o := &it.best[j]
-			if o.cost <= limit && o.value > cur.value && (pick < 0 || o.value > it.opts[pick].value) && (add == nil || o.value > add.value) {
-				pick, add = -1, o
+			if o := &it.best[j]; o.cost <= limit && o.value > cur.value && (add == nil || o.value > add.value) {
+				add = o
 			}
 		}
-		worth := func(o *bopt) bool {
-			switch {
-			case o.value <= cur.value:
-				return false
-			case add != nil:
-				return o.value > add.value
-			case pick >= 0:
-				return o.value > it.opts[pick].value
-			}
-			return true
+		if o, ok := b.truncate(it, limit); ok && o.value > cur.value && (add == nil || o.value > add.value) {
+			add = &o
 		}
-		if o, ok := b.truncate(it, limit); ok && worth(&o) {
-			pick, add = -1, &o
-		}
-		if add != nil {
-			left -= add.cost - cur.cost
-			it.opts = append(it.opts, *add)
-			it.cur = len(it.opts) - 1
+		if add == nil {
 			continue
 		}
-		if pick < 0 {
-			continue
-		}
-		left -= it.opts[pick].cost - cur.cost
-		it.cur = pick
+		left -= add.cost - cur.cost
+		it.opts = append(it.opts, *add)
+		it.cur = len(it.opts) - 1
 	}
 	return left
 }

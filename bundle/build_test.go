@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctxexpand/ctxexpand/analyze"
-
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -299,92 +297,3 @@ func TestBestSpans(t *testing.T) {
 		t.Errorf("spans of one rank were split: rung %v, lines %v", got.Rung, got.Lines)
 	}
 }
-
-// TestTradeBest builds a review-shaped bundle (the diff as an extra, the
-// changed file pinned, source files ranked above a test file whose spans
-// do not fit) from testdata/gosvc. The test file is ranked past cover's
-// top five, so only the trade by value per token can give it its best
-// span: without Options.TradeBest it stays at its skeleton, with it the
-// bundle shows the test that matters, and every file the floor-only
-// bundle included stays included.
-func TestTradeBest(t *testing.T) {
-	root := "../testdata/gosvc"
-	spanOf := func(path, name string, rank int) Span {
-		t.Helper()
-		for _, s := range goSymbolsAt(t, root, path) {
-			if s.Name == name {
-				return Span{Start: s.Start, End: s.End, Symbol: name, Rank: rank}
-			}
-		}
-		t.Fatalf("%s: no symbol %s", path, name)
-		return Span{}
-	}
-	file := func(path string, score float64, spans ...Span) File {
-		return File{Path: path, Lang: analyze.LangGo, Score: score, Symbols: goSymbolsAt(t, root, path), Spans: spans}
-	}
-	changed := file("internal/service/user.go", 0, spanOf("internal/service/user.go", "FindByEmail", 0))
-	changed.Explicit, changed.SpansOnly = true, true
-	files := []File{changed}
-	for i, f := range []struct{ path, fn string }{
-		{"internal/httpapi/handlers.go", "Login"},
-		{"internal/auth/token.go", "Verify"},
-		{"internal/repository/memory.go", "GetByEmail"},
-		{"internal/models/user.go", "Validate"},
-		{"internal/auth/password.go", "VerifyPassword"},
-		{"internal/repository/sql.go", "GetByEmail"},
-	} {
-		files = append(files, file(f.path, 0.9-0.01*float64(i), spanOf(f.path, f.fn, 0)))
-	}
-	const test = "internal/httpapi/handlers_test.go"
-	files = append(files, file(test, 0.2, spanOf(test, "TestHandlers_Login", 0), spanOf(test, "TestHandlers_GetUser", 1)))
-	build := func(trade bool) (*Result, map[string]FileResult) {
-		t.Helper()
-		r, err := Build(context.Background(), Request{Root: root, Budget: 5025, Format: Markdown,
-			Counter: newCounter(t, "o200k"), Files: files, Options: Options{TradeBest: trade},
-			Extras: []Extra{{Kind: "diff", Title: "internal/service/user.go", Lang: "diff", Content: tradeDiff}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		byPath := map[string]FileResult{}
-		for _, f := range r.Files {
-			byPath[f.Path] = f
-		}
-		return r, byPath
-	}
-	_, floor := build(false)
-	if got := floor[test]; got.Rung != RungSkeleton {
-		t.Fatalf("floor only: %s at %v %v, want its skeleton (the fixture no longer needs the trade)", test, got.Rung, got.Lines)
-	}
-	r, traded := build(true)
-	got := traded[test]
-	shows := func(line int) bool {
-		for _, lr := range got.Lines {
-			if lr.Start <= line && line <= lr.End {
-				return true
-			}
-		}
-		return false
-	}
-	if got.Rung != RungSpans || got.Truncated || !shows(50) || shows(90) {
-		t.Fatalf("traded: %s at %v (truncated %v) %v, want its best span, TestHandlers_Login (47-72) without TestHandlers_GetUser (73-105)",
-			test, got.Rung, got.Truncated, got.Lines)
-	}
-	for p, f := range floor {
-		if f.Rung >= RungSpans && traded[p].Rung < RungSpans {
-			t.Errorf("traded: %s fell from %v to %v", p, f.Rung, traded[p].Rung)
-		}
-	}
-	if r.TotalTokens > 5025 {
-		t.Errorf("traded: %d tokens over a budget of 5025", r.TotalTokens)
-	}
-}
-
-const tradeDiff = `--- a/internal/service/user.go
-+++ b/internal/service/user.go
-@@ -37,6 +37,9 @@ func (s *UserService) FindByEmail(ctx context.Context, email string) (*models.User
- 	email = models.NormalizeEmail(email)
-+	if email == "" {
-+		return nil, ErrNotFound
-+	}
- 	u, err := s.repo.GetByEmail(ctx, email)
-`

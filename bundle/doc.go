@@ -50,18 +50,15 @@
 // in order of value per token (on each item's convex hull), followed by
 // upgrades the leftover pays for and value-improving exchanges (see
 // plan.go). A smaller spans option is worth half of all the spans for the
-// best one, three quarters for the best two, and so on. By default it is
-// not traded by value per token: the five best-ranked implicit files
+// best one, three quarters for the best two, and so on. It is not traded
+// by value per token: the five best-ranked implicit files
 // take, as their floor, all their spans if they fit in half of what is
 // left, else the most valuable smaller option that does, else their
 // skeleton; and any file below its spans may take one with the leftover
 // at the end. A file ranked near the top whose spans are too large (a
 // 600-line test table beside the test functions that matter) shows its
-// best spans instead of only its outline. With [Options.TradeBest] (off
-// unless the caller sets it; the engine does not) the smaller options also
-// take part in the trade, beside the floors and the leftover: a file
-// ranked below the top five can then show its best spans, at some cost
-// to the rungs of the files above it.
+// best spans instead of only its outline. The smaller options are
+// rendered only when cover or the leftover fill considers them.
 //
 // Explicit items come first: extras and files marked Explicit (from
 // @references) are planned with the whole budget before any implicit file

@@ -45,13 +45,12 @@ type bitem struct {
 	nBase int    // options before any truncated one
 	cur   int
 
-	// Unless the best spans are traded (Options.TradeBest), they are not
-	// among opts: bestOf renders them on first use (cover and
-	// fillTruncated), from the ranges of the option with every span, into
+	// The best spans are not among opts: bestOf renders them on first use
+	// (cover and fillTruncated) from bestAll, the ranges of the option
+	// with every span (nil once rendered, or for a file without one), into
 	// best; plans append the one they choose to opts, as truncations.
-	bestAll     []lineRange
-	bestPending bool
-	best        []bopt
+	bestAll []lineRange
+	best    []bopt
 
 	target     view // what truncation cuts down
 	targetRung Rung
@@ -69,8 +68,7 @@ type bopt struct {
 	trunc bool
 	// best marks a spans option that shows only the file's most relevant
 	// spans: the planner takes it as a floor (cover) or with the leftover
-	// (fillTruncated), and in the trade by value density only with
-	// Options.TradeBest.
+	// (fillTruncated), never in the trade by value density.
 	best  bool
 	sec   section
 	text  string
@@ -94,8 +92,8 @@ func (it *bitem) need() int {
 }
 
 // prepare reads every file and renders and counts every rung of every item
-// (the best spans only when they are traded: see bitem.best), a bounded
-// number of files at a time.
+// (but the best spans: see bitem.best), a bounded number of files at a
+// time.
 func (b *builder) prepare(ctx context.Context) error {
 	for i := range b.req.Extras {
 		it := &bitem{extra: true, idx: i, explicit: true, weight: 1}
@@ -281,11 +279,7 @@ func (b *builder) prepareFile(ctx context.Context, it *bitem) {
 		v := src.spansView(f.Spans, f.Symbols, b.ctxLines)
 		if len(v.ranges) > 0 && !v.covers(src) {
 			b.addOption(it, RungSpans, src.render(v.ranges), v.ranges)
-			if b.req.Options.TradeBest {
-				it.opts = append(it.opts, b.bestSpans(it, v.ranges)...)
-			} else {
-				it.bestAll, it.bestPending = v.ranges, true
-			}
+			it.bestAll = v.ranges
 			// Truncation cuts the spans themselves, without context lines.
 			it.target, it.targetRung = src.spansView(f.Spans, f.Symbols, 0), RungSpans
 			spansOnly = f.SpansOnly
@@ -366,8 +360,8 @@ func (b *builder) bestSpans(it *bitem, all []lineRange) []bopt {
 // bestOf is the item's best-spans options that are not among its opts
 // (see bitem.best), rendered on the first call.
 func (b *builder) bestOf(it *bitem) []bopt {
-	if it.bestPending {
-		it.best, it.bestAll, it.bestPending = b.bestSpans(it, it.bestAll), nil, false
+	if it.bestAll != nil {
+		it.best, it.bestAll = b.bestSpans(it, it.bestAll), nil
 	}
 	return it.best
 }

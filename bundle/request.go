@@ -179,12 +179,6 @@ type Options struct {
 	Read func(ctx context.Context, path string) ([]byte, error)
 	// Workers bounds the files prepared at once; 0 means GOMAXPROCS.
 	Workers int
-	// TradeBest lets a file's best-spans options (its most relevant spans
-	// alone, see the package doc) take part in the trade by value per
-	// token, not only serve as cover's floor and the leftover fill. The
-	// engine does not set it: on the review set it found no more changed
-	// tests than the floors alone (benchmarks/README.md).
-	TradeBest bool
 }
 
 // DefaultContextLines is the number of context lines around a span.
