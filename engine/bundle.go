@@ -72,10 +72,7 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 		// right after them: the reviewer reads them beside the diff.
 		companion := false
 		if len(req.Changed) > 0 && companions < reviewCompanions && f.Category == analyze.CatTest && !f.Explicit {
-			_, named := namedSource(f.Path, f.Lang.String(), req.Changed)
-			_, _, byModule := moduleSource(f.Path, f.Lang.String(), req.Changed)
-			if named || byModule {
-				companion = true
+			if companion = testsOf(f.Path, f.Lang.String(), req.Changed); companion {
 				companions++
 			}
 		}

@@ -199,6 +199,16 @@ func moduleSource(test, lang string, changed []string) (string, string, bool) {
 	return "", "", false
 }
 
+// testsOf reports whether test is named after one of changed, or is a
+// Rust integration test whose path names a module holding one of them.
+func testsOf(test, lang string, changed []string) bool {
+	if _, named := namedSource(test, lang, changed); named {
+		return true
+	}
+	_, _, byModule := moduleSource(test, lang, changed)
+	return byModule
+}
+
 // namedSource is the first of changed that test is named after.
 func namedSource(test, lang string, changed []string) (string, bool) {
 	for _, c := range changed {
