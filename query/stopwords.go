@@ -1,10 +1,6 @@
 package query
 
-import (
-	"regexp"
-	"strings"
-	"sync"
-)
+import "strings"
 
 // IsStopWord reports whether w (any case) carries no meaning for matching:
 // an English function word ("the", "when", "does") or a word that people put
@@ -66,12 +62,4 @@ func setOf(words string) map[string]bool {
 		m[w] = true
 	}
 	return m
-}
-
-// lazyRegexp compiles a package-level expression on first use rather than
-// when the program starts: the package has three dozen, and compiling them
-// all cost every ctxexpand process 11 to 18 ms before main, a client of
-// the resident server included, which never analyses a query.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
