@@ -40,3 +40,37 @@ func FuzzQueries(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDocQuestion checks pseudo-questions on arbitrary doc comments: they
+// never panic, and a question is one line of valid UTF-8 (for valid
+// input) that never holds the declared name as a word.
+func FuzzDocQuestion(f *testing.F) {
+	for _, s := range []string{
+		"Group creates a new router group with the given path prefix.",
+		"The Router is the registry of every route.\n\nMore text.",
+		"Returns the [`Layer`](crate::Layer) for a version.",
+		"# Panics\n\nWhen empty.",
+		"Package x does things to other things in the tree.",
+	} {
+		f.Add(s, "Group")
+	}
+	f.Fuzz(func(t *testing.T, doc, name string) {
+		q, why := docQuestion(doc, name, "func", doc)
+		if why != "" {
+			return
+		}
+		if strings.ContainsAny(q, "\n\r") {
+			t.Errorf("question %q has a line break", q)
+		}
+		if utf8.ValidString(doc) && !utf8.ValidString(q) {
+			t.Errorf("question %q is not valid UTF-8", q)
+		}
+		if name != "" {
+			for _, w := range strings.Fields(q) {
+				if strings.Trim(w, "?") == name {
+					t.Errorf("question %q names %q", q, name)
+				}
+			}
+		}
+	})
+}

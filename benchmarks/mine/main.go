@@ -26,6 +26,12 @@
 // traces, logs, commands, versions or reproduction steps) and makes the
 // whole description the query.
 //
+// -shape doc mines no history: it makes pseudo-questions from the
+// documented declarations of the tree at each repository's head, one per
+// file, the first doc sentence with the declared name taken out as the
+// query and the declaring file as the answer, asked at a commit made on
+// top of the head without those comments (docq.go).
+//
 // The output is deterministic for a pinned list: the same commits, in the
 // same order, byte for byte. A summary per repository goes to standard
 // error, or as a markdown table to -summary.
@@ -62,7 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	reposFile := fl.String("repos", "", "repository list: `FILE` of \"owner/name lang [commit]\" lines")
 	root := fl.String("root", os.Getenv("CTXEXPAND_TRAIN_REPOS"), "`DIR` holding owner+name/repo git directories (default $CTXEXPAND_TRAIN_REPOS)")
 	exclude := fl.String("exclude", "", "comma-separated datasets (.jsonl) or repository lists whose repositories must not be mined")
-	shape := fl.String("shape", shapeCommit, "query shape: commit or issue")
+	shape := fl.String("shape", shapeCommit, "query shape: commit, issue or doc")
 	maxPer := fl.Int("max-per-repo", 150, "keep at most `N` instances a repository (0: all)")
 	sinceS := fl.String("since", "2019-01-01", "mine commits from this `DATE` on")
 	outFile := fl.String("out", "", "write the dataset to `FILE` (default standard output)")
@@ -80,8 +86,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *reposFile == "" || *root == "" {
 		return errors.New("need -repos FILE and -root DIR (or $CTXEXPAND_TRAIN_REPOS); see the benchmarks README for the commands")
 	}
-	if *shape != shapeCommit && *shape != shapeIssue {
-		return fmt.Errorf("-shape %q: use %q or %q", *shape, shapeCommit, shapeIssue)
+	if *shape != shapeCommit && *shape != shapeIssue && *shape != shapeDoc {
+		return fmt.Errorf("-shape %q: use %q, %q or %q", *shape, shapeCommit, shapeIssue, shapeDoc)
 	}
 	since, err := time.Parse("2006-01-02", *sinceS)
 	if err != nil {
@@ -117,15 +123,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if fi, err := os.Stat(filepath.Join(gitDir, ".git")); err == nil && fi.IsDir() {
 			gitDir = filepath.Join(gitDir, ".git") // a clone with a work tree
 		}
-		res, err := mineRepo(ctx, gitDir, s, opt)
+		mine := mineRepo
+		if opt.Shape == shapeDoc {
+			mine = mineDocs
+		}
+		res, err := mine(ctx, gitDir, s, opt)
 		if err != nil {
 			return fmt.Errorf("mining %s: %w", s.Repo, err)
 		}
 		if s.Head == "" {
 			fmt.Fprintf(stderr, "unpinned: %s %s %s\n", s.Repo, s.Lang, res.Head)
 		}
-		fmt.Fprintf(stderr, "%-32s %-4s walked %6d  eligible %5d  kept %4d\n",
-			s.Repo, s.Lang, res.Walked, res.Eligible, len(res.Instances))
+		fmt.Fprintf(stderr, "%-32s %-4s %s %6d  eligible %5d  kept %4d\n",
+			s.Repo, s.Lang, walkedWord(opt.Shape), res.Walked, res.Eligible, len(res.Instances))
 		results = append(results, res)
 		all = append(all, res.Instances...)
 	}
@@ -146,7 +156,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *summary != "" {
-		if err := os.WriteFile(*summary, []byte(summaryTable(results)), 0o644); err != nil {
+		if err := os.WriteFile(*summary, []byte(summaryTable(results, opt.Shape)), 0o644); err != nil {
 			return err
 		}
 	}
@@ -221,9 +231,9 @@ func reposOf(file string) ([]string, error) {
 
 // summaryTable is a markdown table of the instances kept per repository
 // and language, with totals.
-func summaryTable(results []repoResult) string {
+func summaryTable(results []repoResult, shape string) string {
 	var b strings.Builder
-	b.WriteString("| repository | lang | head | commits walked | eligible | kept |\n| --- | --- | --- | ---: | ---: | ---: |\n")
+	fmt.Fprintf(&b, "| repository | lang | head | %s | eligible | kept |\n| --- | --- | --- | ---: | ---: | ---: |\n", walkedWord(shape))
 	byLang := map[string][2]int{}
 	sorted := append([]repoResult(nil), results...)
 	sort.SliceStable(sorted, func(i, j int) bool {
@@ -248,4 +258,13 @@ func summaryTable(results []repoResult) string {
 	}
 	fmt.Fprintf(&b, "| **all: %d repositories** | | | | | **%d** |\n", total[0], total[1])
 	return b.String()
+}
+
+// walkedWord names what a shape's miner walks: commits, or documented
+// declarations for -shape doc.
+func walkedWord(shape string) string {
+	if shape == shapeDoc {
+		return "documented declarations"
+	}
+	return "commits walked"
 }

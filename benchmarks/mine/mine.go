@@ -18,6 +18,7 @@ import (
 const (
 	shapeCommit = "commit" // the dev split's: subject and first paragraph
 	shapeIssue  = "issue"  // a bug report: the whole description
+	shapeDoc    = "doc"    // a pseudo-question from a doc comment (docq.go)
 )
 
 // repoSpec is one line of a repository list: owner/name, language and the
