@@ -60,9 +60,11 @@ type BenchOptions struct {
 	// commits through; empty means WorkDir/index.
 	CacheDir string
 	// ReplayDir, when set, holds the feature dumps to re-rank offline
-	// (ReplayRankers) with Model, which must then be set.
-	ReplayDir string
-	Model     *learn.Model
+	// (ReplayRankers) with Model, which must then be set, and with
+	// QuestionModel for questions when set.
+	ReplayDir     string
+	Model         *learn.Model
+	QuestionModel *learn.Model
 	// Progress receives progress lines (nil: silent); Terminal says it is
 	// a terminal (eval.Options).
 	Progress io.Writer
@@ -149,7 +151,7 @@ func (o *BenchOptions) openIndex() (*index.Store, error) {
 // benchReplay re-ranks the stored feature dumps (eval.Replay) that the
 // dataset and the filter keep.
 func benchReplay(o BenchOptions) (*eval.Report, error) {
-	all, names := ReplayRankers(o.Model)
+	all, names := ReplayRankers(o.Model, o.QuestionModel)
 	if len(o.Rankers) > 0 {
 		names = o.Rankers
 	}

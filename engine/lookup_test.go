@@ -61,7 +61,7 @@ func TestRankerByKind(t *testing.T) {
 	}{
 		{"fix UserService.find_by_email", "", expand.RankerLearned, ""},
 		{"login returns 500 when the token expired\n\nSteps:\n1. log in\n2. wait an hour\n\nExpected 401, got 500.", "", expand.RankerLearned, ""},
-		{"how are sessions checked", "", expand.RankerHand, ""},
+		{"how are sessions checked", "", expand.RankerLearned, ""}, // the model trained on questions
 		{"UserRepository", "", expand.RankerHand, ""},
 		{"fix UserService.find_by_email", "", expand.RankerHand, query.KindDiff},
 		{"how are sessions checked", expand.RankerLearned, expand.RankerLearned, ""},

@@ -68,15 +68,16 @@ func DumpRanker(st *index.Store, noHistory bool) eval.Ranker {
 
 // ReplayRankers re-rank feature dumps offline, by name, and the names run
 // by default in order: bm25 and hand order the candidates by their
-// features, learned by model, learned-margin by its margin alone, and
-// ctxexpand as the default ranker does.
-func ReplayRankers(model *learn.Model) (all map[string]eval.ReplayRanker, order []string) {
+// features, learned by the model for the query's kind (question for
+// questions when not nil, else model), learned-margin by its margin
+// alone, and ctxexpand as the default ranker does.
+func ReplayRankers(model, question *learn.Model) (all map[string]eval.ReplayRanker, order []string) {
 	all = map[string]eval.ReplayRanker{
 		"bm25":           eval.FeatureOrder{Label: "bm25", Feature: "bm25"},
 		"hand":           eval.FeatureOrder{Label: "hand", Feature: "hand"},
-		"learned":        &ModelReplay{Label: "learned", Model: model, Mode: ReplayLearned},
-		"learned-margin": &ModelReplay{Label: "learned-margin", Model: model, Mode: ReplayMargin},
-		"ctxexpand":      &ModelReplay{Label: "ctxexpand", Model: model, Mode: ReplayAuto},
+		"learned":        &ModelReplay{Label: "learned", Model: model, Question: question, Mode: ReplayLearned},
+		"learned-margin": &ModelReplay{Label: "learned-margin", Model: model, Question: question, Mode: ReplayMargin},
+		"ctxexpand":      &ModelReplay{Label: "ctxexpand", Model: model, Question: question, Mode: ReplayAuto},
 	}
 	return all, []string{"bm25", "ctxexpand", "learned", "learned-margin", "hand"}
 }

@@ -23,7 +23,7 @@ const (
 	// ReplayMargin orders by the model's margin alone.
 	ReplayMargin = "margin"
 	// ReplayAuto orders as the default ranker does: by the query's kind,
-	// learned or hand (expand.RankerFor).
+	// learned or hand (expand.RankerFor), with the model for the kind.
 	ReplayAuto = "auto"
 )
 
@@ -32,42 +32,59 @@ const (
 // dumped features alone.
 type ModelReplay struct {
 	Label string
-	Model *learn.Model
-	Mode  string
+	// Model reads fixes and reports, and Question questions
+	// (expand.ModelFor); without Question, questions are read by Model
+	// in ReplayLearned and ReplayMargin and by the hand weights in
+	// ReplayAuto, as in a build that ships no question model.
+	Model    *learn.Model
+	Question *learn.Model
+	Mode     string
 
 	mu    sync.Mutex
-	bound map[string]*learn.Bound // by the dump's feature list
+	bound map[*learn.Model]map[string]*learn.Bound // by model and the dump's feature list
 }
 
 // Name implements eval.ReplayRanker.
 func (m *ModelReplay) Name() string { return m.Label }
 
-func (m *ModelReplay) bind(names []string) (*learn.Bound, error) {
+func (m *ModelReplay) bind(model *learn.Model, names []string) (*learn.Bound, error) {
 	key := strings.Join(names, "\x00")
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if b, ok := m.bound[key]; ok {
+	if b, ok := m.bound[model][key]; ok {
 		return b, nil
 	}
-	b, err := m.Model.Bind(names)
+	b, err := model.Bind(names)
 	if err != nil {
 		return nil, fmt.Errorf("the model needs features the dump lacks: %w", err)
 	}
 	if m.bound == nil {
-		m.bound = map[string]*learn.Bound{}
+		m.bound = map[*learn.Model]map[string]*learn.Bound{}
 	}
-	m.bound[key] = b
+	if m.bound[model] == nil {
+		m.bound[model] = map[string]*learn.Bound{}
+	}
+	m.bound[model][key] = b
 	return b, nil
 }
 
 // Order implements eval.ReplayRanker.
 func (m *ModelReplay) Order(rec *eval.DumpRecord, x [][]float64) ([]int, error) {
+	plan := query.Analyze(rec.Query)
+	model := m.Model
+	if expand.ModelFor(plan.Kind) == expand.ModelQuestions && m.Question != nil {
+		model = m.Question
+	}
 	if m.Mode == ReplayAuto {
-		if r, _ := expand.RankerFor(query.Analyze(rec.Query).Kind); r == expand.RankerHand {
+		hand := plan.Kind == query.KindQuestion && m.Question == nil
+		if r, _ := expand.RankerFor(plan.Kind); r == expand.RankerHand && plan.Kind != query.KindQuestion {
+			hand = true
+		}
+		if hand {
 			return eval.FeatureOrder{Label: m.Label, Feature: "hand"}.Order(rec, x)
 		}
 	}
-	b, err := m.bind(rec.Features)
+	b, err := m.bind(model, rec.Features)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +95,7 @@ func (m *ModelReplay) Order(rec *eval.DumpRecord, x [][]float64) ([]int, error) 
 	}
 	// The query's names resolved when q_entities (log(1+symbols they
 	// resolved to)) is positive; it is the same for every candidate.
-	structural := m.Mode != ReplayMargin && len(x) > 0 && expand.StructureDecides(query.Analyze(rec.Query), x[0][entities] > 0)
+	structural := m.Mode != ReplayMargin && len(x) > 0 && expand.StructureDecides(plan, x[0][entities] > 0)
 	var scratch learn.Scratch
 	rel := make([]expand.Relevance, len(x))
 	for i, row := range x {

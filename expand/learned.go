@@ -29,16 +29,22 @@ const (
 
 // RankerFor is the ranker RankerAuto picks for a kind of query, and why.
 //
-// The learned model was trained on fixes: on commits it had never seen it
-// finds the changed files more often than the hand-weighted sum, and on
-// issue reports too (benchmarks/ranking.md). It has never seen a question
-// or a lookup: on "how does X work" it puts X's tests above X, and for a
-// bare name it weighs words above the declaration. Those, and diff review
-// (the impact walk's order), are ranked by hand.
+// The model trained on fixes finds the changed files of commits it has
+// never seen more often than the hand-weighted sum, and the files of issue
+// reports too (benchmarks/ranking.md). Questions are read by the model
+// trained on questions mined from doc comments when the build ships one
+// (it does better than the hand weights on hand-written questions); the
+// model trained on fixes puts X's tests above X there. A bare name is a
+// lookup, where the hand weights put the declaration first, and diff
+// review keeps the impact walk's order: both are ranked by hand.
 func RankerFor(k query.Kind) (ranker, why string) {
 	switch k {
 	case query.KindFix, query.KindIssue, "":
 		return RankerLearned, "the model trained on fixes, for a " + kindNoun(k)
+	case query.KindQuestion:
+		if m, err := shipped[ModelQuestions].get(); err == nil && m != nil {
+			return RankerLearned, "the model trained on questions mined from doc comments, for a question"
+		}
 	}
 	return RankerHand, "hand weights, for a " + kindNoun(k)
 }

@@ -8,32 +8,65 @@ import (
 	"github.com/ctxexpand/ctxexpand/rank/learn"
 )
 
-// The shipped ranking model, bound to the features this package computes,
-// once per process.
-var shipped struct {
+// Models a build may ship, one per kind of query they were trained for.
+const (
+	// ModelFixes is trained on fix commits (their messages as queries):
+	// fixes and issue reports.
+	ModelFixes = "fixes"
+	// ModelQuestions is trained on questions mined from doc comments.
+	ModelQuestions = "questions"
+)
+
+// shippedModel is one shipped model, bound to the features this package
+// computes, once per process.
+type shippedModel struct {
 	once  sync.Once
+	load  func() (*learn.Model, error)
 	model *learn.Bound
 	err   error
 }
 
-// ShippedModel is the learned ranking model this build ships
-// ([learn.Default]), bound to [FeatureNames]; nil when the build has none.
-func ShippedModel() (*learn.Bound, error) {
-	shipped.once.Do(func() {
-		m, err := learn.Default()
+func (s *shippedModel) get() (*learn.Bound, error) {
+	s.once.Do(func() {
+		m, err := s.load()
 		if err != nil || m == nil {
-			shipped.err = err
+			s.err = err
 			return
 		}
-		shipped.model, shipped.err = m.Bind(FeatureNames[:])
+		s.model, s.err = m.Bind(FeatureNames[:])
 	})
-	return shipped.model, shipped.err
+	return s.model, s.err
+}
+
+var shipped = map[string]*shippedModel{
+	ModelFixes:     {load: learn.Default},
+	ModelQuestions: {load: learn.Question},
+}
+
+// ShippedModel is the learned ranking model this build ships for fixes
+// and reports ([learn.Default]), bound to [FeatureNames]; nil when the
+// build has none.
+func ShippedModel() (*learn.Bound, error) { return shipped[ModelFixes].get() }
+
+// ShippedModelFor is the shipped model that [ModelFor] names for a kind
+// of query, bound to [FeatureNames]; nil when the build ships none.
+func ShippedModelFor(k query.Kind) (*learn.Bound, error) { return shipped[ModelFor(k)].get() }
+
+// ModelFor names the model that reads a kind of query: the one trained on
+// questions for a question, the one trained on fixes for every other
+// kind.
+func ModelFor(k query.Kind) string {
+	if k == query.KindQuestion {
+		return ModelQuestions
+	}
+	return ModelFixes
 }
 
 // RankingModel is the model a request's ranker asks for, with the ranker
 // it comes to and why: nil for the hand-weighted ranker (or when no model
 // ships). An empty ranker is [DefaultRanker]; [RankerAuto] picks by the
-// plan's kind ([RankerFor]).
+// plan's kind ([RankerFor]); [RankerLearned] reads the model trained for
+// the kind ([ModelFor]).
 func RankingModel(ranker string, kind query.Kind) (model *learn.Bound, chosen, why string, err error) {
 	if ranker == "" {
 		ranker = DefaultRanker
@@ -44,7 +77,12 @@ func RankingModel(ranker string, kind query.Kind) (model *learn.Bound, chosen, w
 	}
 	switch ranker {
 	case RankerLearned:
-		m, err := ShippedModel()
+		name := ModelFor(kind)
+		m, err := shipped[name].get()
+		if err == nil && m == nil && name != ModelFixes {
+			name = ModelFixes // no model for the kind: the fixes' one
+			m, err = shipped[name].get()
+		}
 		if err != nil {
 			return nil, "", "", fmt.Errorf("the shipped ranking model cannot be used (rebuild ctxexpand, or pass --ranker hand): %w", err)
 		}

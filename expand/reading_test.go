@@ -2,11 +2,13 @@ package expand
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/rank"
+	"github.com/ctxexpand/ctxexpand/rank/learn"
 )
 
 func TestCompareRelevance(t *testing.T) {
@@ -62,12 +64,48 @@ func TestSetReadingOrder(t *testing.T) {
 }
 
 func TestRankerFor(t *testing.T) {
+	questions := RankerHand
+	if m, err := learn.Question(); err != nil {
+		t.Fatal(err)
+	} else if m != nil {
+		questions = RankerLearned
+	}
 	for k, want := range map[query.Kind]string{
 		query.KindFix: RankerLearned, query.KindIssue: RankerLearned, "": RankerLearned,
-		query.KindQuestion: RankerHand, query.KindLookup: RankerHand, query.KindDiff: RankerHand,
+		query.KindQuestion: questions, query.KindLookup: RankerHand, query.KindDiff: RankerHand,
 	} {
 		if got, why := RankerFor(k); got != want || why == "" {
 			t.Errorf("RankerFor(%q) = %s (%q), want %s", k, got, why, want)
+		}
+	}
+}
+
+// TestRankingModelByKind: the learned ranker reads a question with the
+// model trained on questions, when the build ships one, and every other
+// kind with the model trained on fixes; the default's reason names it.
+func TestRankingModelByKind(t *testing.T) {
+	fixes, err := ShippedModel()
+	if err != nil || fixes == nil {
+		t.Fatalf("no model for fixes (err %v)", err)
+	}
+	for _, k := range []query.Kind{query.KindFix, query.KindIssue, query.KindLookup, query.KindQuestion} {
+		m, ranker, _, err := RankingModel(RankerLearned, k)
+		if err != nil || ranker != RankerLearned {
+			t.Fatalf("RankingModel(learned, %s) = %s, %v", k, ranker, err)
+		}
+		want, wantWhy := fixes, "fixes"
+		if q, _ := learn.Question(); q != nil && k == query.KindQuestion {
+			want, _ = ShippedModelFor(k)
+			wantWhy = "questions mined from doc comments"
+		}
+		if m != want {
+			t.Errorf("RankingModel(learned, %s): model %p, want %p", k, m, want)
+		}
+		if k == query.KindLookup {
+			continue // auto ranks a lookup by hand
+		}
+		if m, _, why, _ := RankingModel(RankerAuto, k); m != want || !strings.Contains(why, wantWhy) {
+			t.Errorf("RankingModel(auto, %s): model %p (%q), want %p (%q)", k, m, why, want, wantWhy)
 		}
 	}
 }

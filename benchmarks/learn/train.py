@@ -63,6 +63,7 @@ TREE_PARAMS = {
     "nthread": 2,
 }
 TREE_ROUNDS = 300
+ARGS_ROUNDS = [TREE_ROUNDS]  # --tree-rounds
 
 # Pairs per commit for the linear model: every changed file against up to
 # this many unchanged candidates (the hand-weighted ranker's best first,
@@ -145,7 +146,8 @@ def trainable(recs):
     return [r for r in recs if len(r["y"]) > 0 and r["y"].max() == GOLD]
 
 
-def fit_trees(recs, names, rounds=TREE_ROUNDS):
+def fit_trees(recs, names, rounds=None):
+    rounds = rounds or ARGS_ROUNDS[0]
     recs = trainable(recs)
     X = np.concatenate([r["X"] for r in recs])
     y = np.concatenate([r["y"] for r in recs])
@@ -362,7 +364,11 @@ def main():
     ap.add_argument("--no-test-grade", action="store_true",
                     help="train on gold files only (changed test files count as unchanged)")
     ap.add_argument("--no-cv", action="store_true", help="skip cross-validation (calibration then uses training margins)")
+    ap.add_argument("--tree-rounds", type=int, default=TREE_ROUNDS, help="boosting rounds of the trees model")
+    ap.add_argument("--tree-depth", type=int, default=TREE_PARAMS["max_depth"], help="depth of each tree")
     args = ap.parse_args()
+    TREE_PARAMS["max_depth"] = args.tree_depth
+    ARGS_ROUNDS[0] = args.tree_rounds
 
     allowed = None
     tests = {}  # instance id -> the test files its fix changed
@@ -419,7 +425,7 @@ def main():
         total = sum(gain.values()) or 1.0
         importance = sorted(((v / total, k) for k, v in gain.items()), reverse=True)
         meta["params"] = {k: v for k, v in TREE_PARAMS.items() if k not in ("nthread",)}
-        meta["rounds"] = TREE_ROUNDS
+        meta["rounds"] = ARGS_ROUNDS[0]
         fit_margins = lambda r: predict_trees(booster, r, names)
     else:
         lin = fit_linear(recs)

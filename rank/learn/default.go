@@ -1,24 +1,39 @@
 package learn
 
 import (
-	_ "embed"
+	"embed"
+	"errors"
 	"fmt"
+	"io/fs"
 )
 
-// defaultModel is the model trained by benchmarks/learn on the training
-// split (benchmarks/README.md says how to rebuild it).
+// shipped holds the models trained by benchmarks/learn
+// (benchmarks/README.md says how to rebuild each): default.json on the
+// training split's fixes, question.json on questions mined from the
+// training repositories' doc comments.
 //
-//go:embed default.json
-var defaultModel []byte
+//go:embed *.json
+var shipped embed.FS
 
-// Default returns the shipped model, or nil when the build ships none.
-func Default() (*Model, error) {
-	if len(defaultModel) == 0 {
+// Default returns the shipped model for fixes and reports, or nil when the
+// build ships none.
+func Default() (*Model, error) { return load("default.json") }
+
+// Question returns the shipped model for questions, or nil when the build
+// ships none.
+func Question() (*Model, error) { return load("question.json") }
+
+func load(name string) (*Model, error) {
+	data, err := shipped.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) || len(data) == 0 {
 		return nil, nil
 	}
-	m, err := Parse(defaultModel)
 	if err != nil {
-		return nil, fmt.Errorf("the shipped model: %w", err)
+		return nil, err
+	}
+	m, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("the shipped model %s: %w", name, err)
 	}
 	return m, nil
 }

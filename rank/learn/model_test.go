@@ -138,6 +138,11 @@ func TestParseRejects(t *testing.T) {
 }
 
 func TestDefaultParses(t *testing.T) {
+	if m, err := Question(); err != nil {
+		t.Fatalf("the shipped question model does not parse: %v", err)
+	} else if m != nil && len(m.Features()) == 0 {
+		t.Error("the shipped question model reads no feature")
+	}
 	m, err := Default()
 	if err != nil {
 		t.Fatalf("the shipped model does not parse: %v", err)
@@ -179,25 +184,35 @@ func FuzzParse(f *testing.F) {
 }
 
 // TestShippedChecks: the trainer records candidates with the margins it
-// computed (meta.checks); the Go evaluator must agree with it.
+// computed (meta.checks); the Go evaluator must agree with it, for every
+// model the build ships.
 func TestShippedChecks(t *testing.T) {
-	m, err := Default()
-	if err != nil || m == nil {
-		t.Fatalf("no shipped model (err %v): rank/learn/default.json must hold one (benchmarks/README.md says how to train it)", err)
-	}
-	checks, _ := m.Meta()["checks"].([]any)
-	if len(checks) == 0 {
-		t.Fatal("the shipped model records no checks")
-	}
-	for i, c := range checks {
-		c := c.(map[string]any)
-		var x []float64
-		for _, v := range c["x"].([]any) {
-			x = append(x, v.(float64))
+	for _, c := range []struct {
+		name     string
+		load     func() (*Model, error)
+		required bool
+	}{{"default.json", Default, true}, {"question.json", Question, false}} {
+		m, err := c.load()
+		if err != nil || (m == nil && c.required) {
+			t.Fatalf("no shipped model %s (err %v): rank/learn/%s must hold one (benchmarks/README.md says how to train it)", c.name, err, c.name)
 		}
-		want := c["margin"].(float64)
-		if got := m.Margin(x); math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
-			t.Errorf("check %d: margin %v, the trainer computed %v", i, got, want)
+		if m == nil {
+			continue
+		}
+		checks, _ := m.Meta()["checks"].([]any)
+		if len(checks) == 0 {
+			t.Fatalf("the shipped model %s records no checks", c.name)
+		}
+		for i, ch := range checks {
+			ch := ch.(map[string]any)
+			var x []float64
+			for _, v := range ch["x"].([]any) {
+				x = append(x, v.(float64))
+			}
+			want := ch["margin"].(float64)
+			if got := m.Margin(x); math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
+				t.Errorf("%s check %d: margin %v, the trainer computed %v", c.name, i, got, want)
+			}
 		}
 	}
 }

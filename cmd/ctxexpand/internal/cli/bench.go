@@ -35,9 +35,11 @@ type benchOptions struct {
 	// TextWeights is a JSON file of named query.TextWeights to compare.
 	TextWeights string
 	// Replay is a directory of feature dumps to re-rank offline, with
-	// Model (a model file; default the shipped one).
-	Replay string
-	Model  string
+	// Model (a model file; default the shipped one) and QuestionModel for
+	// questions (a model file, "none", or empty for the shipped one).
+	Replay        string
+	Model         string
+	QuestionModel string
 	// NoHistory runs the pipeline rankers without version-control
 	// history.
 	NoHistory bool
@@ -112,6 +114,7 @@ checkouts are cached in --work and reused across runs.`,
 	f.StringVar(&o.TextWeights, "text-weights", "", "compare these named query.TextWeights (JSON object) on the dataset")
 	f.StringVar(&o.Replay, "replay", "", "re-rank the feature dumps under this directory offline (no repositories needed)")
 	f.StringVar(&o.Model, "model", "", "ranking model file for --replay (default: the shipped model)")
+	f.StringVar(&o.QuestionModel, "question-model", "", "ranking model file that reads questions in --replay (default: the shipped one; \"none\" replays a build without one)")
 	f.BoolVar(&o.NoHistory, "no-history", false, "run the ctxexpand rankers without version-control history (as on a tarball or a depth-1 clone)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
@@ -125,8 +128,8 @@ func (o *benchOptions) validate() error {
 		return usagef("--replay reads dumps only; leave out --repos, --dump-features and --text-weights")
 	case o.Replay != "":
 		return nil
-	case o.Model != "":
-		return usagef("--model is for --replay")
+	case o.Model != "" || o.QuestionModel != "":
+		return usagef("--model and --question-model are for --replay")
 	case o.Dataset == "" || o.Repos == "":
 		return usagef("bench needs --dataset FILE and --repos DIR")
 	}
@@ -154,6 +157,9 @@ func (o *benchOptions) run(ctx context.Context, io *IO) error {
 			return err
 		}
 		opts.Model = model
+		if opts.QuestionModel, err = o.questionModel(); err != nil {
+			return err
+		}
 	} else if err := o.checkoutFlags(&opts); err != nil {
 		return err
 	}
@@ -213,19 +219,39 @@ func (o *benchOptions) checkoutFlags(opts *engine.BenchOptions) error {
 
 // model is the ranking model of --replay: --model, or the shipped one.
 func (o *benchOptions) model() (*learn.Model, error) {
-	var model *learn.Model
-	var err error
-	if o.Model != "" {
-		data, rerr := os.ReadFile(o.Model)
-		if rerr != nil {
-			return nil, fmt.Errorf("reading --model: %w", rerr)
-		}
-		model, err = learn.Parse(data)
-	} else {
-		model, err = learn.Default()
+	model, err := readModel("--model", o.Model, learn.Default)
+	if err == nil && model == nil {
+		err = errors.New("this build ships none")
 	}
-	if err != nil || model == nil {
+	if err != nil {
 		return nil, fmt.Errorf("no ranking model to replay (pass --model FILE): %v", err)
 	}
 	return model, nil
+}
+
+// questionModel is the model that reads questions in --replay:
+// --question-model, or the shipped one; nil for "none" or when none
+// ships.
+func (o *benchOptions) questionModel() (*learn.Model, error) {
+	if o.QuestionModel == "none" {
+		return nil, nil
+	}
+	return readModel("--question-model", o.QuestionModel, learn.Question)
+}
+
+// readModel parses the model file a flag names, or returns the shipped
+// model when it names none.
+func readModel(flag, file string, shipped func() (*learn.Model, error)) (*learn.Model, error) {
+	if file == "" {
+		return shipped()
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", flag, err)
+	}
+	m, err := learn.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flag, file, err)
+	}
+	return m, nil
 }

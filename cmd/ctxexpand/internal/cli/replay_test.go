@@ -67,3 +67,53 @@ func TestBenchReplay(t *testing.T) {
 		t.Errorf("empty dump directory: exit %d, %s", code, stderr)
 	}
 }
+
+// TestBenchReplayQuestionModel: in a replay, the default ranker reads a
+// question with --question-model and a fix with --model; with
+// --question-model none, questions fall back to the hand weights.
+func TestBenchReplayQuestionModel(t *testing.T) {
+	dir := t.TempDir()
+	features := []string{"hand", "bm25", "hand_rr", "q_entities"}
+	// The fix's gold file is first by hand, the question's by bm25.
+	writeTestDump(t, dir, "a/fix", strings.Repeat("1", 40), eval.DumpRecord{
+		ID: "a/fix@1111111111", Repo: "a/fix", Lang: "go", Query: "fix the parser", Gold: []string{"gold.go"}, Features: features,
+		Candidates: []eval.DumpCandidate{
+			{Path: "gold.go", Label: 1, Scored: true, X: []json.Number{"1", "0.5", "1", "0"}},
+			{Path: "other.go", Scored: true, X: []json.Number{"0.5", "1", "0.5", "0"}},
+		},
+	})
+	writeTestDump(t, dir, "b/question", strings.Repeat("2", 40), eval.DumpRecord{
+		ID: "b/question@2222222222", Repo: "b/question", Lang: "go", Query: "how are routes grouped and registered", Gold: []string{"gold.go"}, Features: features,
+		Candidates: []eval.DumpCandidate{
+			{Path: "gold.go", Label: 1, Scored: true, X: []json.Number{"0.5", "1", "0.5", "0"}},
+			{Path: "other.go", Scored: true, X: []json.Number{"1", "0.5", "1", "0"}},
+		},
+	})
+	model := func(name, feature string) string {
+		p := filepath.Join(t.TempDir(), name)
+		m := `{"version":1,"kind":"linear","features":["` + feature + `"],"weights":[1],"mean":[0],"scale":[1]}`
+		if err := os.WriteFile(p, []byte(m), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fixes, questions := model("fixes.json", "hand"), model("questions.json", "bm25")
+	for _, c := range []struct {
+		question string
+		want     string // the ctxexpand row's hit@1
+	}{
+		{questions, "| ctxexpand | 1.00 |"},
+		{"none", "| ctxexpand | 0.50 |"},
+	} {
+		code, stdout, stderr := run(t, "bench", "--replay", dir, "--model", fixes, "--question-model", c.question, "--rankers", "ctxexpand,hand", "--json", "")
+		if code != ExitOK {
+			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		if !strings.Contains(stdout, c.want) {
+			t.Errorf("--question-model %s: report lacks %q:\n%s", c.question, c.want, stdout)
+		}
+	}
+	if code, _, stderr := run(t, "bench", "--dataset", "x.jsonl", "--repos", dir, "--question-model", questions); code != ExitUsage || !strings.Contains(stderr, "--question-model are for --replay") {
+		t.Errorf("--question-model without --replay: exit %d, %s", code, stderr)
+	}
+}
