@@ -36,9 +36,9 @@ func wideFacts(n int) (*analyze.Facts, mapContent) {
 }
 
 // BenchmarkExpandLearned compares one query ranked by the hand weights
-// and by a learned model (the shipped one, or a synthetic ensemble of the
-// same shape when none ships) on the same engine: the difference is what
-// the learned ranker adds to a query (candidates, features, scoring).
+// and by each shipped model (the linear one for fixes, the trees for
+// questions) on the same engine: the difference is what the learned
+// ranker adds to a query (candidates, features, scoring).
 func BenchmarkExpandLearned(b *testing.B) {
 	fs, content := wideFacts(2000)
 	eng, err := NewEngine(context.Background(), fs, content)
@@ -57,10 +57,19 @@ func BenchmarkExpandLearned(b *testing.B) {
 		b.Fatal(err)
 	}
 	plan := query.Analyze("fix the discount of Order42.Handle42x1 in the cart total")
-	for _, tt := range []struct {
+	runs := []struct {
 		name  string
 		model *learn.Bound
-	}{{"hand", nil}, {"learned", bound}} {
+	}{{"hand", nil}, {"learned", bound}}
+	if q, err := ShippedModelFor(query.KindQuestion); err != nil {
+		b.Fatal(err)
+	} else if q != nil && q != bound {
+		runs = append(runs, struct {
+			name  string
+			model *learn.Bound
+		}{"questions", q})
+	}
+	for _, tt := range runs {
 		b.Run(tt.name, func(b *testing.B) {
 			// On a shared machine wall time measures the neighbours;
 			// the process's CPU time per query is reported too.
