@@ -92,10 +92,11 @@
 // # Rankers
 //
 // Request.Ranker chooses how files are ranked. expand.RankerAuto, the
-// default, picks by the query's kind (expand.RankerFor): the learned
-// model for fixes and issue reports, the hand weights for questions,
-// lookups and diff review. expand.RankerLearned always uses the model
-// this build ships (expand.ShippedModel); expand.RankerHand always uses the
+// default, picks by the query's kind (expand.RankerFor): a learned model
+// for fixes, issue reports and questions, the hand weights for lookups
+// and diff review. expand.RankerLearned always uses the model this build
+// ships for the query's kind (expand.ModelFor: one trained on fixes, one
+// on questions mined from doc comments); expand.RankerHand always uses the
 // hand-weighted sum, with Request.Weights (the zero value means
 // rank.DefaultWeights). Output.Result says which ranker ranked and why.
 //

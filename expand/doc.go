@@ -43,8 +43,10 @@
 // for: model.go), and rank owns the hand weights and the lexical evidence,
 // with the BM25 formula in package bm25.
 // [RankerAuto], the
-// default, picks by the query's kind ([RankerFor]): the model for fixes
-// and reports, the hand weights for questions, lookups and diff review.
+// default, picks by the query's kind ([RankerFor]): the model trained on
+// fixes for fixes and reports, the model trained on questions mined from
+// doc comments for questions ([ModelFor] names the model a kind reads),
+// the hand weights for lookups and diff review.
 // The model's score is a calibrated probability; in a focused fix whose
 // names resolved ([StructureDecides]) the files it gives less than
 // [LikelyProbability] keep the hand-weighted order, which is the order
