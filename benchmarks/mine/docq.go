@@ -39,6 +39,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/rust"
 	"github.com/ctxexpand/ctxexpand/eval"
+	"github.com/ctxexpand/ctxexpand/internal/goast"
 )
 
 // docDecl is one documented declaration: where it is, its name, what kind
@@ -309,21 +310,8 @@ func exportedRecv(fl *ast.FieldList) bool {
 	if len(fl.List) == 0 {
 		return false
 	}
-	t := fl.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-		case *ast.IndexExpr:
-			t = x.X
-		case *ast.IndexListExpr:
-			t = x.X
-		case *ast.Ident:
-			return x.IsExported()
-		default:
-			return false
-		}
-	}
+	id, ok := goast.BaseType(fl.List[0].Type).(*ast.Ident)
+	return ok && id.IsExported()
 }
 
 // rustDocs lists the documented public functions, methods and types of

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -190,5 +193,25 @@ struct Hidden;
 	}
 	if diff := r.git("diff", "--numstat", head, res.Instances[0].Base); diff != "1\t1\tsrc/conn.rs" {
 		t.Errorf("the commit asked at changes %q: want one line of src/conn.rs replaced", diff)
+	}
+}
+
+func TestExportedRecv(t *testing.T) {
+	for src, want := range map[string]bool{
+		"func (c *Cart) M()":      true,
+		"func (c Cart) M()":       true,
+		"func (c *Cart[T]) M()":   true,
+		"func (c List[K, V]) M()": true,
+		"func (c *cart) M()":      false,
+		"func (c cart[T]) M()":    false,
+		"func (c *pkg.Cart) M()":  false, // not a receiver Go accepts, and not ours to ask about
+	} {
+		f, err := parser.ParseFile(token.NewFileSet(), "x.go", "package p\n"+src+" {}\n", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := exportedRecv(f.Decls[0].(*ast.FuncDecl).Recv); got != want {
+			t.Errorf("exportedRecv(%s) = %v, want %v", src, got, want)
+		}
 	}
 }
