@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ctxexpand/ctxexpand/expand"
@@ -78,6 +79,27 @@ func TestRankerByKind(t *testing.T) {
 		auto := tt.ranker == ""
 		if (out.Result.RankerWhy != "") != auto {
 			t.Errorf("%q (ranker %q): why %q", tt.query, tt.ranker, out.Result.RankerWhy)
+		}
+	}
+}
+
+// TestExplainScoreMeaning: --explain says what a learned score means for
+// the model that gave it: the chance that a fix touches the file, or that
+// the file answers a question.
+func TestExplainScoreMeaning(t *testing.T) {
+	s := session(t, "gosvc")
+	for q, want := range map[string]string{
+		"fix UserService.find_by_email": "score = probability the change touches the file",
+		"how does the server start":     "score = probability the file answers the question",
+	} {
+		out, err := s.Query(context.Background(), Request{Query: q, MaxFiles: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		out.WriteExplain(&b)
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("%q: the explanation lacks %q:\n%s", q, want, b.String())
 		}
 	}
 }

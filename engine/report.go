@@ -11,6 +11,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/rank"
 )
 
@@ -121,7 +122,7 @@ func (o *Output) WriteExplain(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %.3f  %-10s %s  %s\n", s.Score, s.Source, s.Label, loc)
 	}
-	fmt.Fprintf(w, "== ranking (%s)\n", rankerTitle(o.Result.Ranker, o.Result.RankerWhy))
+	fmt.Fprintf(w, "== ranking (%s)\n", rankerTitle(o.Result.Ranker, o.Result.RankerWhy, o.Plan.Kind))
 	if o.Result.Ranker == expand.RankerLearned && expand.StructureDecides(o.Plan, o.Result.NamesResolved()) {
 		fmt.Fprintf(w, "a focused fix: files the model gives less than %.2f follow the hand-weighted order (the code's structure)\n", expand.LikelyProbability)
 	}
@@ -195,9 +196,22 @@ func contribLine(cs []rank.Contrib, n int) string {
 	return strings.Join(parts, ", ")
 }
 
-func rankerTitle(r, why string) string {
+// questionModelShips says whether the build ships a model for questions
+// (without one, the learned ranker reads questions with the model for
+// fixes).
+func questionModelShips() bool {
+	m, err := expand.ShippedModelFor(query.KindQuestion)
+	return err == nil && m != nil
+}
+
+// rankerTitle says which ranker ranked and what its score means: for the
+// model trained on questions, the chance that the file is the answer.
+func rankerTitle(r, why string, kind query.Kind) string {
 	t := "hand-weighted"
-	if r == expand.RankerLearned {
+	switch {
+	case r == expand.RankerLearned && expand.ModelFor(kind) == expand.ModelQuestions && questionModelShips():
+		t = "learned model; score = probability the file answers the question"
+	case r == expand.RankerLearned:
 		t = "learned model; score = probability the change touches the file"
 	}
 	if why != "" {
