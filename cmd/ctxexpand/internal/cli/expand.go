@@ -95,7 +95,7 @@ func (o *expandOptions) addFlags(cmd *cobra.Command) {
 	o.changed = f.Changed
 	registerCompletions(cmd, map[string][]string{"format": bundleFormats, "tokenizer": tokenizers, "truncation": truncations, "planner": planners, "ranker": {expand.RankerAuto, expand.RankerLearned, expand.RankerHand}})
 	f.BoolVar(&o.NoHistory, "no-history", false, "rank without the version-control prior (how recently files changed)")
-	f.StringVar(&o.Ranker, "ranker", expand.DefaultRanker, "file ranking: auto (by the kind of query: the learned model for fixes and reports, hand weights for questions, lookups and diff review), learned (a model trained on real fixes) or hand (weights set by hand; configured weights apply to it)")
+	f.StringVar(&o.Ranker, "ranker", expand.DefaultRanker, "file ranking: auto (by the kind of query: the model trained on fixes for fixes and reports, the model trained on questions for questions, hand weights for lookups and diff review), learned (the learned model for the kind of query) or hand (weights set by hand; configured weights apply to it)")
 	f.StringVar(&o.Backend, "backend", o.Backend, "analysis: builtin, or lsp (a language server; falls back to builtin if it fails)")
 	f.StringVar(&o.LSPCmd, "lsp-cmd", "", `language server command for --backend lsp (default "gopls" for Go, "rust-analyzer" for Rust)`)
 	f.StringArrayVar(&o.SCIP, "scip", nil, "SCIP index to read (repeatable; index.scip at the root is read when present): its exact edges replace by-name ones, and it brings in TypeScript, JavaScript and Python")
