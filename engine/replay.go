@@ -23,7 +23,7 @@ const (
 	// ReplayMargin orders by the model's margin alone.
 	ReplayMargin = "margin"
 	// ReplayAuto orders as the default ranker does: by the query's kind,
-	// learned or hand (expand.RankerFor), with the model for the kind.
+	// learned or hand (expand.AutoRanker), with the model for the kind.
 	ReplayAuto = "auto"
 )
 
@@ -76,11 +76,7 @@ func (m *ModelReplay) Order(rec *eval.DumpRecord, x [][]float64) ([]int, error) 
 		model = m.Question
 	}
 	if m.Mode == ReplayAuto {
-		hand := plan.Kind == query.KindQuestion && m.Question == nil
-		if r, _ := expand.RankerFor(plan.Kind); r == expand.RankerHand && plan.Kind != query.KindQuestion {
-			hand = true
-		}
-		if hand {
+		if r, _ := expand.AutoRanker(plan.Kind, m.Question != nil); r == expand.RankerHand {
 			return eval.FeatureOrder{Label: m.Label, Feature: "hand"}.Order(rec, x)
 		}
 	}

@@ -196,23 +196,15 @@ func contribLine(cs []rank.Contrib, n int) string {
 	return strings.Join(parts, ", ")
 }
 
-// questionModelShips says whether the build ships a model for questions
-// (without one, the learned ranker reads questions with the model for
-// fixes).
-func questionModelShips() bool {
-	m, err := expand.ShippedModelFor(query.KindQuestion)
-	return err == nil && m != nil
-}
-
 // rankerTitle says which ranker ranked and what its score means: for the
 // model trained on questions, the chance that the file is the answer.
 func rankerTitle(r, why string, kind query.Kind) string {
 	t := "hand-weighted"
-	switch {
-	case r == expand.RankerLearned && expand.ModelFor(kind) == expand.ModelQuestions && questionModelShips():
-		t = "learned model; score = probability the file answers the question"
-	case r == expand.RankerLearned:
+	if r == expand.RankerLearned {
 		t = "learned model; score = probability the change touches the file"
+		if name, _, _ := expand.ShippedModelFor(kind); name == expand.ModelQuestions {
+			t = "learned model; score = probability the file answers the question"
+		}
 	}
 	if why != "" {
 		t += "; " + why

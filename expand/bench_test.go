@@ -61,9 +61,9 @@ func BenchmarkExpandLearned(b *testing.B) {
 		name  string
 		model *learn.Bound
 	}{{"hand", nil}, {"learned", bound}}
-	if q, err := ShippedModelFor(query.KindQuestion); err != nil {
+	if name, q, err := ShippedModelFor(query.KindQuestion); err != nil {
 		b.Fatal(err)
-	} else if q != nil && q != bound {
+	} else if name == ModelQuestions {
 		runs = append(runs, struct {
 			name  string
 			model *learn.Bound

@@ -38,11 +38,18 @@ const (
 // lookup, where the hand weights put the declaration first, and diff
 // review keeps the impact walk's order: both are ranked by hand.
 func RankerFor(k query.Kind) (ranker, why string) {
+	m, err := shipped[ModelQuestions].get()
+	return AutoRanker(k, err == nil && m != nil)
+}
+
+// AutoRanker is RankerFor for a set of models that holds one for
+// questions or not (a replay brings its own).
+func AutoRanker(k query.Kind, questionModel bool) (ranker, why string) {
 	switch k {
 	case query.KindFix, query.KindIssue, "":
 		return RankerLearned, "the model trained on fixes, for a " + kindNoun(k)
 	case query.KindQuestion:
-		if m, err := shipped[ModelQuestions].get(); err == nil && m != nil {
+		if questionModel {
 			return RankerLearned, "the model trained on questions mined from doc comments, for a question"
 		}
 	}

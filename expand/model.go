@@ -48,9 +48,19 @@ var shipped = map[string]*shippedModel{
 // build has none.
 func ShippedModel() (*learn.Bound, error) { return shipped[ModelFixes].get() }
 
-// ShippedModelFor is the shipped model that [ModelFor] names for a kind
-// of query, bound to [FeatureNames]; nil when the build ships none.
-func ShippedModelFor(k query.Kind) (*learn.Bound, error) { return shipped[ModelFor(k)].get() }
+// ShippedModelFor is the shipped model that reads a kind of query, bound
+// to [FeatureNames], with its name: the one [ModelFor] names, or the model
+// for fixes when the build ships none for the kind; nil when it ships
+// neither.
+func ShippedModelFor(k query.Kind) (name string, model *learn.Bound, err error) {
+	name = ModelFor(k)
+	model, err = shipped[name].get()
+	if err == nil && model == nil && name != ModelFixes {
+		name = ModelFixes
+		model, err = shipped[name].get()
+	}
+	return name, model, err
+}
 
 // ModelFor names the model that reads a kind of query: the one trained on
 // questions for a question, the one trained on fixes for every other
@@ -77,12 +87,7 @@ func RankingModel(ranker string, kind query.Kind) (model *learn.Bound, chosen, w
 	}
 	switch ranker {
 	case RankerLearned:
-		name := ModelFor(kind)
-		m, err := shipped[name].get()
-		if err == nil && m == nil && name != ModelFixes {
-			name = ModelFixes // no model for the kind: the fixes' one
-			m, err = shipped[name].get()
-		}
+		_, m, err := ShippedModelFor(kind)
 		if err != nil {
 			return nil, "", "", fmt.Errorf("the shipped ranking model cannot be used (rebuild ctxexpand, or pass --ranker hand): %w", err)
 		}

@@ -78,6 +78,11 @@ func TestRankerFor(t *testing.T) {
 			t.Errorf("RankerFor(%q) = %s (%q), want %s", k, got, why, want)
 		}
 	}
+	for have, want := range map[bool]string{false: RankerHand, true: RankerLearned} {
+		if got, _ := AutoRanker(query.KindQuestion, have); got != want {
+			t.Errorf("AutoRanker(question, model %v) = %s, want %s", have, got, want)
+		}
+	}
 }
 
 // TestRankingModelByKind: the learned ranker reads a question with the
@@ -95,7 +100,7 @@ func TestRankingModelByKind(t *testing.T) {
 		}
 		want, wantWhy := fixes, "fixes"
 		if q, _ := learn.Question(); q != nil && k == query.KindQuestion {
-			want, _ = ShippedModelFor(k)
+			_, want, _ = ShippedModelFor(k)
 			wantWhy = "questions mined from doc comments"
 		}
 		if m != want {
