@@ -58,15 +58,10 @@ type docDecl struct {
 // by the SHA-256 of their ids, in path order.
 func mineDocs(ctx context.Context, gitDir string, spec repoSpec, opt options) (repoResult, error) {
 	res := repoResult{Spec: spec, Rejects: map[string]int{}}
-	head := spec.Head
-	if head == "" {
-		head = "HEAD"
+	var err error
+	if res.Head, err = specHead(ctx, gitDir, spec); err != nil {
+		return res, err
 	}
-	out, err := exec.CommandContext(ctx, "git", "--git-dir="+gitDir, "rev-parse", "--verify", head+"^{commit}").Output()
-	if err != nil {
-		return res, fmt.Errorf("resolving %s in %s: %w", head, gitDir, err)
-	}
-	res.Head = strings.TrimSpace(string(out))
 	tmp, err := os.MkdirTemp("", "mine-doc-")
 	if err != nil {
 		return res, err
@@ -94,21 +89,21 @@ func mineDocs(ctx context.Context, gitDir string, spec repoSpec, opt options) (r
 	}
 	var cands []cand
 	seen := map[string]int{} // normalised sentence → how many declarations give it
-	qs := make([]string, len(decls))
+	qs, keys := make([]string, len(decls)), make([]string, len(decls))
 	for i, d := range decls {
 		q, why := docQuestion(d.Doc, d.Name, d.Kind, spec.Repo+"\x00"+d.Path+"\x00"+d.Name)
 		if why != "" {
 			res.Rejects[why]++
 			continue
 		}
-		qs[i] = q
-		seen[sentenceKey(q)]++
+		qs[i], keys[i] = q, sentenceKey(q)
+		seen[keys[i]]++
 	}
 	for i, d := range decls {
 		if qs[i] == "" {
 			continue
 		}
-		if seen[sentenceKey(qs[i])] > 1 {
+		if seen[keys[i]] > 1 {
 			res.Rejects["same sentence elsewhere"]++
 			continue
 		}
@@ -146,12 +141,10 @@ func mineDocs(ctx context.Context, gitDir string, spec repoSpec, opt options) (r
 		}
 	}
 	slices.SortFunc(res.Instances, func(a, b eval.Instance) int {
-		return cmpStrings(a.GoldFiles[0]+"\x00"+a.ID, b.GoldFiles[0]+"\x00"+b.ID)
+		return strings.Compare(a.GoldFiles[0]+"\x00"+a.ID, b.GoldFiles[0]+"\x00"+b.ID)
 	})
 	return res, nil
 }
-
-func cmpStrings(a, b string) int { return strings.Compare(a, b) }
 
 // exportTree writes the Go and Rust source files of commit, with the
 // manifests that lay out their packages and crates, into dir. Blobs the
@@ -316,7 +309,8 @@ func exportedRecv(fl *ast.FieldList) bool {
 
 // rustDocs lists the documented public functions, methods and types of
 // the Rust source files under root (the analyser's own reading, tests
-// left out), with the number of source files.
+// left out), with the number of source files. The analyser's category
+// already tells generated files from ordinary source (askable's rule).
 func rustDocs(ctx context.Context, root string) ([]docDecl, int, error) {
 	facts, err := rust.Load(ctx, root, rust.Options{SkipTests: true})
 	if err != nil {
@@ -325,15 +319,9 @@ func rustDocs(ctx context.Context, root string) ([]docDecl, int, error) {
 	askFile := make([]bool, len(facts.Files))
 	n := 0
 	for i, f := range facts.Files {
-		if f.Category != analyze.CatSource {
-			continue
+		if askFile[i] = f.Category == analyze.CatSource; askFile[i] {
+			n++
 		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
-		if err != nil || !askable(f.Path, src) {
-			continue
-		}
-		askFile[i] = true
-		n++
 	}
 	var decls []docDecl
 	for _, s := range facts.Symbols {

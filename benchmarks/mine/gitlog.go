@@ -144,6 +144,15 @@ func lsTree(ctx context.Context, gitDir, rev string) (paths, missing []string, e
 	return paths, missing, nil
 }
 
+// specHead is the full id of the commit a repository's history is mined
+// from: the list's pinned commit, else the git directory's HEAD.
+func specHead(ctx context.Context, gitDir string, spec repoSpec) (string, error) {
+	if spec.Head == "" {
+		return revParse(ctx, gitDir, "HEAD")
+	}
+	return revParse(ctx, gitDir, spec.Head)
+}
+
 // revParse resolves rev to a full commit id.
 func revParse(ctx context.Context, gitDir, rev string) (string, error) {
 	out, err := exec.CommandContext(ctx, "git", "--git-dir="+gitDir, "rev-parse", "--verify", "--quiet", rev+"^{commit}").Output()

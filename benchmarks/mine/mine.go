@@ -50,11 +50,7 @@ type repoResult struct {
 // sample that a longer history only extends), sorted by date.
 func mineRepo(ctx context.Context, gitDir string, spec repoSpec, opt options) (repoResult, error) {
 	res := repoResult{Spec: spec, Rejects: map[string]int{}}
-	head := spec.Head
-	if head == "" {
-		head = "HEAD"
-	}
-	full, err := revParse(ctx, gitDir, head)
+	full, err := specHead(ctx, gitDir, spec)
 	if err != nil {
 		return res, err
 	}
