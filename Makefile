@@ -34,7 +34,8 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
 # Cold, warm and after-edit times and peak memory on large real
-# repositories next to ripgrep, gopls and repomix: writes
+# repositories next to ripgrep, gopls and repomix, the scaling series over
+# the Go trees, and the resident server's load test: writes
 # benchmarks/results.md and benchmarks/speed.png. Takes a while; never part
 # of make test. Pass arguments with SPEED_ARGS="-only hugo,tokio".
 bench-speed:

@@ -36,7 +36,7 @@ type options struct {
 	only                        string
 	warm, rounds, queries       int
 	timeout                     time.Duration
-	keep                        bool
+	keep, load                  bool
 }
 
 func main() {
@@ -57,6 +57,7 @@ func main() {
 	flag.IntVar(&o.queries, "queries", 100, "queries sent to the resident server (ctxexpand serve) on each tree that may be edited; 0 skips it")
 	flag.DurationVar(&o.timeout, "timeout", 15*time.Minute, "limit on any one command")
 	flag.BoolVar(&o.keep, "keep", false, "keep the scratch directory")
+	flag.BoolVar(&o.load, "load", true, "after the trees, run the resident server's load test (TestServeLoad -load-full) and report it")
 	flag.Parse()
 	if err := run(context.Background(), &o); err != nil {
 		fmt.Fprintln(os.Stderr, "speed:", err)
@@ -111,12 +112,18 @@ func run(ctx context.Context, o *options) error {
 		results = append(results, res)
 		// Partial results are written as they come: a long run that is
 		// interrupted still leaves a table.
-		if err := writeResults(o, env, peers, results); err != nil {
+		if err := writeResults(o, env, peers, results, nil); err != nil {
 			return err
 		}
 	}
 	if len(results) == 0 {
 		return fmt.Errorf("no repository could be measured")
+	}
+	if o.load {
+		lr := measureLoad(ctx, o)
+		if err := writeResults(o, env, peers, results, &lr); err != nil {
+			return err
+		}
 	}
 	logf("wrote %s and %s", o.out, o.chart)
 	return nil

@@ -14,11 +14,11 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-func writeResults(o *options, e env, p peers, rs []*result) error {
+func writeResults(o *options, e env, p peers, rs []*result, lr *loadRun) error {
 	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(o.out, []byte(markdown(e, p, rs)), 0o644); err != nil {
+	if err := os.WriteFile(o.out, []byte(markdown(e, p, rs, lr)), 0o644); err != nil {
 		return err
 	}
 	return writeChart(o.chart, rs)
@@ -108,7 +108,7 @@ func (r *result) cell(ran bool, s sample, ok bool) string {
 	return dur(s, ok)
 }
 
-func markdown(e env, p peers, rs []*result) string {
+func markdown(e env, p peers, rs []*result, lr *loadRun) string {
 	var b strings.Builder
 	b.WriteString("# Speed on large repositories\n\n")
 	fmt.Fprintf(&b, "Measured by `make bench-speed` (benchmarks/speed) on %s: %d CPUs, %s, load average %s when the run started. ", e.date, e.cpus, e.goVersion, e.load)
@@ -162,6 +162,7 @@ func markdown(e env, p peers, rs []*result) string {
 	writePacks(&b, rs)    // pack.go
 	writeResident(&b, rs) // resident.go
 	writeScaling(&b, rs)  // scaling.go
+	writeLoad(&b, lr)     // load.go
 
 	b.WriteString("\n## Ratios against the peers (same run)\n\n")
 	b.WriteString("| repository | cold ÷ gopls cold | cold ÷ repomix | warm ÷ ripgrep | edit 5 ÷ ripgrep | graph ÷ ast-grep | analysis ÷ ast-grep | analysis CPU ÷ ast-grep CPU |\n|---|--:|--:|--:|--:|--:|--:|--:|\n")
@@ -174,7 +175,7 @@ func markdown(e env, p peers, rs []*result) string {
 
 	b.WriteString("\n## Targets\n\n")
 	b.WriteString("| target | repository | measured | met |\n|---|---|--:|---|\n")
-	for _, t := range targets(rs) {
+	for _, t := range append(targets(rs), loadTargets(lr)...) {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.what, t.repo, t.got, t.met)
 	}
 	b.WriteString("\nThe ~150k-line Go repository and the ~100k-line Rust repository are those measured whose size is nearest. Figures from one run on a shared machine vary; compare the ratios, which were measured side by side.\n")
