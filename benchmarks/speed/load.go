@@ -32,7 +32,7 @@ var loadFigure = regexp.MustCompile(`p50 (\S+), p95 (\S+), p99 (\S+);`)
 func measureLoad(ctx context.Context, o *options) loadRun {
 	logf("load test: 8 clients × 200 queries with edits (go test -run TestServeLoad -load-full)")
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-timeout", o.timeout.String(),
+	cmd := exec.CommandContext(ctx, "go", "test", "-v", "-count=1", "-timeout", o.timeout.String(),
 		"-run", "^TestServeLoad$", "./cmd/ctxexpand/internal/serve", "-load-full")
 	out, err := cmd.CombinedOutput()
 	lr := loadRun{ran: true, took: time.Since(start), err: err}
