@@ -1,6 +1,8 @@
 package index
 
 import (
+	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -38,6 +40,40 @@ type Pack struct {
 	flushed bool
 	touched bool // Get or Put was called
 	keep    int  // with Keep: how many records a flush may hold
+
+	// Records put beyond spillAfter bytes wait for the flush in a
+	// scratch file rather than in memory (see spill).
+	held       int              // bytes of records put and held in used (replaced ones included)
+	spillLimit int              // spillAfter, or a test's own threshold
+	spilled    map[Key]spillRef // records in the scratch file
+	scratch    *os.File         // nil until the first record spills
+	sbuf       *bufio.Writer    // buffers scratch; flushed before a read
+	send       int64            // scratch bytes written (buffered included)
+	sgone      bool             // scratch was removed from its directory
+	sfailed    bool             // scratch could not be made or written: hold in memory
+}
+
+// Spilling.
+//
+// A cold load puts every record of the tree before the flush writes them:
+// on the standard library, the Go packages' records alone are 127 MB,
+// held beside everything the load is still building, at its peak of
+// memory. Past spillAfter bytes of records put by this run, a Pack appends
+// them to a scratch file in the store's tmp directory instead, and keeps
+// only their places; Get reads a spilled record back and the flush copies
+// them into the pack. The scratch file is unlinked as soon as it is made
+// where the system allows (it lives while open), and removed after the
+// flush otherwise; a run killed on a system that does not allow it leaves
+// it to the store's clean-up of stale temporary files. A record that
+// cannot be read back is a miss, never an error: it is computed again. A
+// Pack that cannot write its scratch file holds its records in memory, as
+// without spilling. After Flush, spilled records are gone from the Pack.
+const spillAfter = 16 << 20
+
+// spillRef is where a spilled record lies in the scratch file.
+type spillRef struct {
+	off int64
+	n   int
 }
 
 // Keep makes Flush also keep records this run did not use, up to max
@@ -96,8 +132,12 @@ func (p *Pack) Get(key Key) ([]byte, bool) {
 	p.touched = true
 	data, ok := p.used[key]
 	if !ok {
-		data, ok = p.old[key]
-		if ok {
+		if ref, in := p.spilled[key]; in {
+			data, ok = p.readSpilled(ref)
+			if !ok {
+				delete(p.spilled, key) // computed again, and put again
+			}
+		} else if data, ok = p.old[key]; ok {
 			p.used[key] = data
 		}
 	}
@@ -119,7 +159,13 @@ func (p *Pack) Put(key Key, data []byte) {
 	p.mu.Lock()
 	p.touched = true
 	if old, ok := p.used[key]; !ok || string(old) != string(data) {
-		p.used[key] = data
+		delete(p.spilled, key)
+		if p.held+len(data) <= p.spillAt() || !p.spill(key, data) {
+			p.used[key] = data
+			p.held += len(data)
+		} else if ok {
+			delete(p.used, key)
+		}
 		p.dirty = true
 	}
 	p.mu.Unlock()
@@ -130,11 +176,73 @@ func (p *Pack) Put(key Key, data []byte) {
 	p.s.mu.Unlock()
 }
 
+func (p *Pack) spillAt() int {
+	if p.spillLimit > 0 {
+		return p.spillLimit
+	}
+	return spillAfter
+}
+
+// spill appends a record to the scratch file, made on first use, and
+// reports whether it did. The caller holds p.mu.
+func (p *Pack) spill(key Key, data []byte) bool {
+	if p.sfailed || p.s == nil || p.flushed {
+		return false
+	}
+	if p.scratch == nil {
+		f, err := p.s.createTemp(p.path + ".spill")
+		if err != nil {
+			p.sfailed = true
+			return false
+		}
+		// Unlinked at once where an open file may be: nothing is left
+		// behind, whatever becomes of the run.
+		p.scratch, p.sbuf, p.sgone = f, bufio.NewWriterSize(f, 1<<16), os.Remove(f.Name()) == nil
+		p.spilled = map[Key]spillRef{}
+	}
+	if _, err := p.sbuf.Write(data); err != nil {
+		p.sfailed = true // what was spilled stays readable; the rest is held
+		return false
+	}
+	p.spilled[key] = spillRef{off: p.send, n: len(data)}
+	p.send += int64(len(data))
+	return true
+}
+
+// readSpilled reads a spilled record back. The caller holds p.mu.
+func (p *Pack) readSpilled(ref spillRef) ([]byte, bool) {
+	if p.scratch == nil {
+		return nil, false
+	}
+	if p.sbuf.Buffered() > 0 && ref.off+int64(ref.n) > p.send-int64(p.sbuf.Buffered()) {
+		if err := p.sbuf.Flush(); err != nil {
+			return nil, false
+		}
+	}
+	buf := make([]byte, ref.n)
+	if _, err := p.scratch.ReadAt(buf, ref.off); err != nil {
+		return nil, false
+	}
+	return buf, true
+}
+
+// dropScratch closes and removes the scratch file. The caller holds p.mu.
+func (p *Pack) dropScratch() {
+	if p.scratch == nil {
+		return
+	}
+	p.scratch.Close()
+	if !p.sgone {
+		os.Remove(p.scratch.Name())
+	}
+	p.scratch, p.sbuf, p.spilled = nil, nil, nil
+}
+
 // Len is the number of records the next pack will hold.
 func (p *Pack) Len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.used)
+	return len(p.used) + len(p.spilled)
 }
 
 // Flush writes the records used or added since Pack (and, with Keep,
@@ -152,6 +260,7 @@ func (p *Pack) Flush() {
 func (p *Pack) flush() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	defer p.dropScratch()
 	if p.flushed || !validKind(p.kind) {
 		return nil
 	}
@@ -174,12 +283,23 @@ func (p *Pack) flush() error {
 	} else if !p.dirty && len(p.used) == len(p.old) {
 		return nil
 	}
-	keys := make([]Key, 0, len(p.used))
-	size := uvarintLen(uint64(len(p.used)))
+	if p.sbuf != nil {
+		if err := p.sbuf.Flush(); err != nil {
+			return err // the pack on disk stays as it was
+		}
+	}
+	count := len(p.used) + len(p.spilled)
+	keys := make([]Key, 0, count)
+	size := uvarintLen(uint64(count))
 	for k, v := range p.used {
 		keys = append(keys, k)
 		size += uvarintLen(uint64(len(k))) + len(k) + uvarintLen(uint64(len(v))) + len(v)
 	}
+	for k, ref := range p.spilled {
+		keys = append(keys, k)
+		size += uvarintLen(uint64(len(k))) + len(k) + uvarintLen(uint64(ref.n)) + ref.n
+	}
+	var buf []byte // a spilled record, read back
 	sort.Slice(keys, func(i, j int) bool { return string(keys[i][:]) < string(keys[j][:]) })
 	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
 		return err
@@ -190,7 +310,17 @@ func (p *Pack) flush() error {
 	return p.s.writeFramedAtomic(p.path, "pack-"+p.kind, size, func(fw *framedWriter) error {
 		fw.w.Uint(uint64(len(keys)))
 		for _, k := range keys {
-			v := p.used[k]
+			v, ok := p.used[k]
+			if !ok {
+				ref := p.spilled[k]
+				if cap(buf) < ref.n {
+					buf = make([]byte, ref.n)
+				}
+				v = buf[:ref.n]
+				if _, err := p.scratch.ReadAt(v, ref.off); err != nil {
+					return fmt.Errorf("reading back a record put aside: %w", err)
+				}
+			}
 			fw.w.Blob(k[:])
 			if len(v) >= 1<<12 { // large records go straight to the file
 				fw.w.Uint(uint64(len(v)))

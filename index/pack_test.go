@@ -257,3 +257,58 @@ func TestPutStreamedFrame(t *testing.T) {
 		t.Errorf("bytes written %d", w)
 	}
 }
+
+// TestPackSpill: past its threshold a pack keeps the records it is given
+// in a scratch file; they read back whole (also while still buffered), a
+// record put again replaces its spilled copy, the flushed pack holds every
+// record as if none had spilled, and no scratch file is left behind.
+func TestPackSpill(t *testing.T) {
+	s, notices := openTest(t, t.TempDir())
+	k := func(i int) Key { return NewHasher("spill").Uint(uint64(i)).Sum() }
+	rec := func(i, n int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, n) }
+	p := s.Pack("/repo", "go-pkg")
+	p.spillLimit = 100
+	want := map[Key][]byte{}
+	for i := 0; i < 40; i++ {
+		data := rec(i, 10+i*7) // the first records stay in memory, the rest spill
+		p.Put(k(i), data)
+		want[k(i)] = data
+	}
+	if len(p.spilled) == 0 || len(p.used) == 0 {
+		t.Fatalf("%d records held, %d spilled: want some of each", len(p.used), len(p.spilled))
+	}
+	if p.Len() != 40 {
+		t.Errorf("Len = %d, want 40", p.Len())
+	}
+	// Read back, the last one from the write buffer.
+	for _, i := range []int{39, 0, 20} {
+		if got, ok := p.Get(k(i)); !ok || !bytes.Equal(got, want[k(i)]) {
+			t.Errorf("Get(%d) = %d bytes, %v; want %d bytes", i, len(got), ok, len(want[k(i)]))
+		}
+	}
+	// A spilled record put again, shorter.
+	want[k(30)] = []byte("replaced")
+	p.Put(k(30), want[k(30)])
+	if got, _ := p.Get(k(30)); string(got) != "replaced" {
+		t.Errorf("Get(30) after a second Put = %q", got)
+	}
+	p.Flush()
+	if p.scratch != nil || p.spilled != nil {
+		t.Error("the scratch file outlived the flush")
+	}
+	if ents, err := os.ReadDir(s.Dir() + "/tmp"); err != nil || len(ents) != 0 {
+		t.Errorf("tmp holds %d entries after the flush (%v)", len(ents), err)
+	}
+	q := s.Pack("/repo", "go-pkg")
+	if len(q.old) != len(want) {
+		t.Errorf("the flushed pack holds %d records, want %d", len(q.old), len(want))
+	}
+	for key, data := range want {
+		if got, ok := q.Get(key); !ok || !bytes.Equal(got, data) {
+			t.Errorf("record %x: %d bytes, %v; want %d bytes", key[:4], len(got), ok, len(data))
+		}
+	}
+	if len(*notices) != 0 {
+		t.Errorf("notices: %q", *notices)
+	}
+}
