@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -339,5 +340,37 @@ func TestCacheIgnoresDamagedExportData(t *testing.T) {
 				t.Fatalf("load after the repair differs (-fresh +cached):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestColdLoadChecksAgainstExportData: with a cache, even a cold load
+// checks each package against its imports as their export data decodes
+// them (stored a moment earlier), not against their full checks, which
+// are then dropped (exportcache.go, "Memory that drops as it goes"); the
+// facts are those of a load without a cache.
+func TestColdLoadChecksAgainstExportData(t *testing.T) {
+	root := shopModule(t)
+	ctx := context.Background()
+	var log strings.Builder
+	logf := func(format string, args ...any) { fmt.Fprintf(&log, format+"\n", args...) }
+	got, err := Load(ctx, root, Options{Cache: &memCache{m: map[index.Key][]byte{}}, CacheSalt: "test", Logf: logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(\d+) checked, \d+ extracted only in their changed files, (\d+) imported from export data`).FindStringSubmatch(log.String())
+	if m == nil {
+		t.Fatalf("no unit summary in the log:\n%s", log.String())
+	}
+	// store, cart and report are imported by packages of the module (and
+	// the test variants borrow their bases' data): each is decoded once.
+	if m[2] == "0" {
+		t.Errorf("a cold load with a cache checked against full checks (%s checked, %s imported):\n%s", m[1], m[2], log.String())
+	}
+	want, err := Load(ctx, root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
+		t.Fatalf("cold load with a cache differs (-without +with):\n%s", diff)
 	}
 }

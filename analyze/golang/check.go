@@ -384,6 +384,11 @@ func (l *loader) checkAll(fset *token.FileSet, order []*node, repo map[string]bo
 						}
 						n.info = nil
 						n.release()
+						if l.decodes(n) {
+							// Its dependents see it as decoded; its own
+							// check is done with (see typesOf).
+							n.tpkg = nil
+						}
 						left := remaining.Add(-1)
 						l.opt.progress(phase, len(order)-int(left), len(order))
 						if left == 0 {

@@ -253,11 +253,34 @@ func (l *loader) flushPuts() {
 	l.puts = nil
 }
 
+// Memory that drops as it goes.
+//
+// A package checked from source holds everything the checker made: the
+// objects of every function's parameters and locals, and the scopes of
+// every block, all reachable from the package's scope. Its dependents
+// need only its declarations, yet a dependent checked against that
+// package keeps all of it alive for as long as the dependent's own types
+// live, and on the standard library these were a fifth of the live heap
+// at its peak. So, when the load has a cache, a dependent is checked
+// against the package as its export data (stored a moment earlier)
+// decodes it, exactly as a warm load would be: the universe the checker
+// sees is then that of the export data throughout, which keeps type
+// identity, and the package's own check is dropped once it is extracted.
+// A package without export data (unexportable, or without a cache) is
+// still seen as checked.
+
+// decodes reports whether the node's dependents see it as its export
+// data decodes it rather than as checked. The caller holds imports.mu or
+// runs before dependents are scheduled.
+func (l *loader) decodes(d *node) bool {
+	return l.opt.Cache != nil && !l.noImport && !d.reused && d.exp.Data != nil && !d.exp.Unexportable
+}
+
 // typesOf returns the package the type checker should see for an import
 // of a node: the checked one, or the one decoded from export data
 // (completed before it is returned), or nil. The caller holds imports.mu.
 func (l *loader) typesOf(d *node) *types.Package {
-	if d.tpkg != nil && (d.checked || d.reused) {
+	if !l.decodes(d) && d.tpkg != nil && (d.checked || d.reused) { // decodes first: a decoded node's tpkg is dropped concurrently
 		return d.tpkg
 	}
 	if d.exp.Data == nil || l.noImport {
@@ -295,7 +318,7 @@ func (l *loader) resolveFrom(d *node, path string) (*types.Package, *typecache.R
 	if x == nil {
 		return nil, nil, false
 	}
-	if x.tpkg != nil && (x.checked || x.reused) {
+	if !l.decodes(x) && x.tpkg != nil && (x.checked || x.reused) {
 		return x.tpkg, nil, true
 	}
 	if x.exp.Data == nil {

@@ -26,6 +26,12 @@ import (
 // reused too, so that all packages of a unit see one instance of each
 // package and type identity holds. All units share one token.FileSet, so
 // positions of reused objects still resolve.
+//
+// With a cache, a package whose export data was stored is dropped once
+// extracted (exportcache.go, "Memory that drops as it goes"); a later unit
+// imports it from that data, found in the cache, which costs a decode
+// rather than a check. Sharing then only concerns packages without export
+// data, and loads without a cache.
 
 // identity computes, once, the node's identity (see above).
 func (n *node) identity() string {
