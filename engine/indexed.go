@@ -219,6 +219,8 @@ type packs struct {
 	hashes map[string]string
 	rust   recordPack
 	golang recordPack
+	// results keeps a resident chain's decoded Go results (nil otherwise).
+	results *golang.ResultMemo
 }
 
 // recordPack is an index.Pack, or a resident session chain's memPack.
@@ -237,7 +239,7 @@ func (p *packs) goOptions(o golang.Options) golang.Options {
 	if p == nil {
 		return o
 	}
-	o.Cache, o.CacheSalt, o.FileHash, o.ListSalt = p.golang, p.salt, p.fileHash, p.goList
+	o.Cache, o.CacheSalt, o.FileHash, o.ListSalt, o.Results = p.golang, p.salt, p.fileHash, p.goList, p.results
 	return o
 }
 

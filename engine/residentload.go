@@ -33,7 +33,10 @@ import (
 // load would have done: it fingerprints the tree as it is, and stores the
 // packs and the snapshots only when that is still the state the session
 // was loaded from. The loaders still list the tree themselves, so a hash
-// missing here costs a read, never a file.
+// missing here costs a read, never a file. What the previous load decoded
+// from those records stays decoded too: the Go packages' results
+// (golang.ResultMemo) and the lexical index's per-file statistics
+// (rank.TermsMemo).
 
 // residentIndex is what a chain of resident sessions keeps between loads.
 type residentIndex struct {
@@ -48,10 +51,13 @@ type residentIndex struct {
 	// terms keeps the lexical index's per-file statistics decoded from
 	// one generation to the next (rank.TermsMemo).
 	terms *rank.TermsMemo
+	// results keeps the Go packages' results decoded from one generation
+	// to the next (golang.ResultMemo).
+	results *golang.ResultMemo
 }
 
 func newResidentIndex(st *index.Store, root string) *residentIndex {
-	return &residentIndex{st: st, root: root, packs: map[string]*memPack{}, terms: rank.NewTermsMemo()}
+	return &residentIndex{st: st, root: root, packs: map[string]*memPack{}, terms: rank.NewTermsMemo(), results: golang.NewResultMemo()}
 }
 
 // pack returns the memory pack of a kind, reading the disk's on first use.
@@ -202,7 +208,7 @@ func (r *residentIndex) loadPacks() *packs {
 	}
 	goFP := r.goFP
 	r.mu.Unlock()
-	return &packs{salt: r.st.ExecutableID(), goList: goFP, hashes: hashes, rust: r.pack("rust-file"), golang: r.pack("go-pkg")}
+	return &packs{salt: r.st.ExecutableID(), goList: goFP, hashes: hashes, rust: r.pack("rust-file"), golang: r.pack("go-pkg"), results: r.results}
 }
 
 // loadResident loads root after the changes ch, from the records and

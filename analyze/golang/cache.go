@@ -192,7 +192,7 @@ func (l *loader) decodeStored(n *node, data []byte) []*pkgResult {
 	}
 	switch data[0] {
 	case resultWhole:
-		res, err := decodeResultRecord(data[1:])
+		res, err := l.opt.Results.decode(n.rkey, data[1:])
 		if err != nil {
 			return nil
 		}
@@ -208,7 +208,7 @@ func (l *loader) decodeStored(n *node, data []byte) []*pkgResult {
 			if !ok {
 				return nil
 			}
-			part, err := decodeResultRecord(rec)
+			part, err := l.opt.Results.decode(k, rec)
 			if err != nil {
 				return nil
 			}

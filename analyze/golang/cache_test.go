@@ -374,3 +374,67 @@ func TestColdLoadChecksAgainstExportData(t *testing.T) {
 		t.Fatalf("cold load with a cache differs (-without +with):\n%s", diff)
 	}
 }
+
+// TestResultMemo: loads sharing a ResultMemo reuse the results decoded by
+// the one before instead of decoding their records again, and each load
+// still gives what a load without a cache gives, also when it remaps a
+// reused result's edges to symbols that moved (remapForeign changes a
+// load's copy, never the kept result).
+func TestResultMemo(t *testing.T) {
+	root := shopModule(t)
+	ctx := context.Background()
+	c := &memCache{m: map[index.Key][]byte{}}
+	rm := NewResultMemo()
+	edit := func(rel, old, new string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), old) {
+			t.Fatalf("%s lacks %q", rel, old)
+		}
+		if err := os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []struct {
+		name    string
+		change  func()
+		reused  bool // some result comes from the memo
+		decoded int  // results kept after the load
+	}{
+		{"cold", nil, false, 0},
+		{"warm: every result decoded once", nil, false, 4},
+		{"warm again: every result reused", nil, true, 4},
+		// Line moves: cmd/shop's result is reused and its edge to Line
+		// remapped; twice, so that a remap written into the kept result
+		// would show in the second.
+		{"Line moves down", func() { edit("report/report.go", "// Line formats", "// Line formats\n//\n//") }, true, 4},
+		{"Line moves down again", func() { edit("report/report.go", "// Line formats", "// Line formats\n//") }, true, 4},
+		{"store's body changes", func() { edit("store/store.go", "\treturn it, ok", "\treturn it, ok && it.Price > 0") }, true, 3},
+	}
+	for _, s := range steps {
+		if s.change != nil {
+			s.change()
+		}
+		before := rm.hits
+		got, err := Load(ctx, root, Options{Cache: c, CacheSalt: "test", Results: rm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Load(ctx, root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
+			t.Fatalf("%s: load with the memo differs (-without cache +with):\n%s", s.name, diff)
+		}
+		if reused := rm.hits > before; reused != s.reused {
+			t.Errorf("%s: results reused = %v, want %v", s.name, reused, s.reused)
+		}
+		if len(rm.m) < s.decoded {
+			t.Errorf("%s: %d results kept, want at least %d", s.name, len(rm.m), s.decoded)
+		}
+	}
+}

@@ -157,6 +157,7 @@ func (l *loader) run() *analyze.Facts {
 		facts.Problems[i].Msg = l.relMsg(facts.Problems[i].Msg)
 	}
 	facts.Normalize()
+	l.opt.Results.sweep()
 	l.opt.logf("golang: type-checking took %v for repository packages, %v for dependencies (summed over workers)",
 		time.Duration(l.checkFull.Load()).Round(time.Millisecond), time.Duration(l.checkDecl.Load()).Round(time.Millisecond))
 	l.opt.logf("golang: merged in %v; %s; total %v", time.Since(t).Round(time.Millisecond), facts.Summary(), time.Since(start).Round(time.Millisecond))

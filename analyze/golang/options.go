@@ -60,6 +60,12 @@ type Options struct {
 	CacheSalt string
 	FileHash  func(rel string) (string, bool)
 
+	// Results, when set with Cache, keeps the package results a load
+	// decodes from Cache for the next load with the same Results, which
+	// then reuses those whose records it reads again instead of decoding
+	// them (a resident session, reloaded after every edit: ResultMemo).
+	Results *ResultMemo
+
 	// ListSalt, when set with Cache, lets a load reuse go list's answer
 	// from an earlier load while no Go file's header changed
 	// (typecache.Listings). It must describe everything else that answer
