@@ -140,17 +140,7 @@ func TestCachedLoad(t *testing.T) {
 	// Each step edits the module, then the cached load must equal a fresh
 	// one, with the given number of package results reused and computed.
 	edit := func(rel, old, new string) func() {
-		return func() {
-			p := filepath.Join(root, filepath.FromSlash(rel))
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(data), old) {
-				t.Fatalf("%s lacks %q", rel, old)
-			}
-			os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o644)
-		}
+		return func() { replaceOnce(t, root, rel, old, new) }
 	}
 	// A load looks up the result of each extracted package (store
 	// [store.test], cart, report, cmd/shop) and the export record of each
@@ -366,13 +356,7 @@ func TestColdLoadChecksAgainstExportData(t *testing.T) {
 	if m[2] == "0" {
 		t.Errorf("a cold load with a cache checked against full checks (%s checked, %s imported):\n%s", m[1], m[2], log.String())
 	}
-	want, err := Load(ctx, root, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
-		t.Fatalf("cold load with a cache differs (-without +with):\n%s", diff)
-	}
+	sameAsUncached(t, root, got, "cold load with a cache")
 }
 
 // TestResultMemo: loads sharing a ResultMemo reuse the results decoded by
@@ -385,19 +369,7 @@ func TestResultMemo(t *testing.T) {
 	ctx := context.Background()
 	c := &memCache{m: map[index.Key][]byte{}}
 	rm := NewResultMemo()
-	edit := func(rel, old, new string) {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(data), old) {
-			t.Fatalf("%s lacks %q", rel, old)
-		}
-		if err := os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	edit := func(rel, old, new string) { replaceOnce(t, root, rel, old, new) }
 	steps := []struct {
 		name    string
 		change  func()
@@ -423,18 +395,42 @@ func TestResultMemo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := Load(ctx, root, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
-			t.Fatalf("%s: load with the memo differs (-without cache +with):\n%s", s.name, diff)
-		}
+		sameAsUncached(t, root, got, s.name+": load with the memo")
 		if reused := rm.hits > before; reused != s.reused {
 			t.Errorf("%s: results reused = %v, want %v", s.name, reused, s.reused)
 		}
 		if len(rm.m) < s.decoded {
 			t.Errorf("%s: %d results kept, want at least %d", s.name, len(rm.m), s.decoded)
 		}
+	}
+}
+
+// replaceOnce replaces the first old in the file rel under root with new;
+// the file must hold old.
+func replaceOnce(t *testing.T, root, rel, old, new string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("%s lacks %q", rel, old)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sameAsUncached fails unless got is what a load of root without a cache
+// gives.
+func sameAsUncached(t *testing.T, root string, got *analyze.Facts, what string) {
+	t.Helper()
+	want, err := Load(context.Background(), root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
+		t.Fatalf("%s differs (-without cache +with):\n%s", what, diff)
 	}
 }
