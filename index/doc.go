@@ -21,7 +21,9 @@
 //     of the last run), <kind>.recent, the keys of its most recently used
 //     whole-repository snapshots of a kind (snapshots.go: older ones are
 //     removed), and lastrun.json ([Run]) for `ctxexpand index --stats`.
-//   - tmp/: temporary files, renamed into place when complete.
+//   - tmp/: temporary files, renamed into place when complete, and the
+//     scratch files where a [Pack] puts aside, until its flush, the records
+//     a run adds past 16 MiB (unlinked at once where the system allows).
 //
 // # Safety
 //

@@ -44,7 +44,12 @@
 //
 // Files are parsed by the worker that checks the first package needing
 // them, and their syntax is dropped as soon as the last package using them
-// is done, so that a large tree is never in memory all at once.
+// is done, so that a large tree is never in memory all at once. With
+// [Options.Cache], a package's dependents are checked against its export
+// data rather than its full check, which is dropped once the package is
+// extracted: the objects and scopes of its function bodies do not live as
+// long as its dependents. [Options.Results] keeps decoded results from one
+// load to the next (a resident session's [ResultMemo]).
 //
 // # Reuse across loads
 //
