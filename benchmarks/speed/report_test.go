@@ -73,7 +73,7 @@ func TestMarkdownAndChart(t *testing.T) {
 		o.chart = p // to look at the chart
 	}
 	p := peers{versions: map[string]string{"ripgrep": "ripgrep 13", "gopls": "gopls v0.21.1"}}
-	lr := &loadRun{ran: true, took: 95 * time.Second, report: "8 clients × 200 queries in 1m30s with 900 edits (17 queries/s): p50 3.1ms, p95 9.8ms, p99 20ms; answers from 40 generations"}
+	lr := &loadRun{took: 95 * time.Second, report: "8 clients × 200 queries in 1m30s with 900 edits (17 queries/s): p50 3.1ms, p95 9.8ms, p99 20ms; answers from 40 generations"}
 	if err := writeResults(o, env{cpus: 2, goVersion: "go1.26", load: "1 1 1", date: "2026-01-01"}, p, fakeResults(), lr); err != nil {
 		t.Fatal(err)
 	}
