@@ -219,11 +219,19 @@ func (p *Pack) readSpilled(ref spillRef) ([]byte, bool) {
 			return nil, false
 		}
 	}
-	buf := make([]byte, ref.n)
-	if _, err := p.scratch.ReadAt(buf, ref.off); err != nil {
-		return nil, false
+	data, err := p.readAt(ref, nil)
+	return data, err == nil
+}
+
+// readAt reads a spilled record into buf, grown when too small, and
+// returns it. The scratch file's buffer must hold none of it.
+func (p *Pack) readAt(ref spillRef, buf []byte) ([]byte, error) {
+	if cap(buf) < ref.n {
+		buf = make([]byte, ref.n)
 	}
-	return buf, true
+	buf = buf[:ref.n]
+	_, err := p.scratch.ReadAt(buf, ref.off)
+	return buf, err
 }
 
 // dropScratch closes and removes the scratch file. The caller holds p.mu.
@@ -312,14 +320,11 @@ func (p *Pack) flush() error {
 		for _, k := range keys {
 			v, ok := p.used[k]
 			if !ok {
-				ref := p.spilled[k]
-				if cap(buf) < ref.n {
-					buf = make([]byte, ref.n)
-				}
-				v = buf[:ref.n]
-				if _, err := p.scratch.ReadAt(v, ref.off); err != nil {
+				var err error
+				if buf, err = p.readAt(p.spilled[k], buf); err != nil {
 					return fmt.Errorf("reading back a record put aside: %w", err)
 				}
+				v = buf
 			}
 			fw.w.Blob(k[:])
 			if len(v) >= 1<<12 { // large records go straight to the file
