@@ -1,7 +1,9 @@
 package tokenize
 
 import (
+	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -107,5 +109,37 @@ func BenchmarkNativeCount(b *testing.B) {
 			}
 			reportTokens(b, exact)
 		})
+	}
+}
+
+// BenchmarkRenderings counts what a bundle counts for one file: the file,
+// slices of it under a header line, and its JSON string, with a counter
+// whose cache starts empty on each iteration. The chunk cache serves the
+// lines each rendering shares with the ones before it.
+func BenchmarkRenderings(b *testing.B) {
+	src := loadBench(b)
+	lines := strings.SplitAfter(src, "\n")
+	quoted, err := json.Marshal(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts := []string{src, string(quoted)}
+	for k := 1; k <= 4; k++ {
+		texts = append(texts, "// "+strings.Repeat("x", k)+"\n"+strings.Join(lines[len(lines)*k/10:len(lines)*(10-k)/10], ""))
+	}
+	Preload("o200k")
+	total := 0
+	for _, t := range texts {
+		total += len(t)
+	}
+	b.SetBytes(int64(total))
+	for b.Loop() {
+		c, err := New("o200k")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range texts {
+			c.Count(t)
+		}
 	}
 }

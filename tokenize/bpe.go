@@ -47,11 +47,49 @@ func (b *bpe) Name() string { return b.name }
 func (b *bpe) Count(s string) int {
 	total := 0
 	for len(s) > 0 {
-		n := nextSeam(s)
+		n := nextGroup(s)
 		total += b.countChunk(s[:n])
 		s = s[n:]
 	}
 	return total
+}
+
+// Seam chunks are grouped before they are looked up (nextGroup): a source
+// line alone is mostly too short to be worth a lookup, and a group of
+// them is not. A group ends after a chunk whose hash has its low
+// groupBits bits clear, so where it ends depends only on the chunks
+// themselves: the same lines group the same way in every text that holds
+// them (a file, the file's JSON string, the bundle that joins them), once
+// one group has ended inside them. No group grows past maxGroup bytes.
+const (
+	groupBits = 2
+	maxGroup  = 2048
+)
+
+// nextGroup returns the length of the first group of s: whole seam
+// chunks (nextSeam) up to the first that ends a group, or all of s.
+func nextGroup(s string) int {
+	n := 0
+	for n < len(s) {
+		c := nextSeam(s[n:])
+		n += c
+		if n >= maxGroup || endsGroup(s[n-c:n]) {
+			break
+		}
+	}
+	return n
+}
+
+// endsGroup reports whether a group ends after chunk c: the top groupBits
+// bits of an FNV-1a hash of its bytes are clear (the low bits of such a
+// hash depend on the low bits of the bytes alone).
+func endsGroup(c string) bool {
+	h := uint32(2166136261)
+	for i := 0; i < len(c); i++ {
+		h ^= uint32(c[i])
+		h *= 16777619
+	}
+	return h>>(32-groupBits) == 0
 }
 
 // uncachedChunk is the length below which a chunk is counted rather than

@@ -77,9 +77,14 @@
 // and a white-space piece reaches no further than the line breaks that end
 // it), and between an ASCII letter and a backslash (where the JSON strings
 // of a bundle hold their escaped line breaks). The exact counters split
-// long input at such seams and count each chunk once, caching counts by
-// content hash in a bounded, sharded cache that is safe for concurrent
-// use (chunks under 48 bytes are counted, not looked up). Counting a
+// long input at such seams, group the chunks (about four to a group, where
+// a group ends decided by the content of its last chunk, so the same lines
+// group alike in every text that holds them), and count each group once,
+// caching counts by content hash in a bounded, sharded cache that is safe
+// for concurrent use (groups under 48 bytes are counted, not looked up).
+// Grouping took a fifth off the CPU of a first-time resident query on
+// hugo (BenchmarkResidentQuery), where a line alone was mostly too short
+// to be worth a lookup and was counted again each time. Counting a
 // bundle whose sections were already counted is then mostly cache hits, and
 // callers that build text from blocks ending in a line break and starting
 // with such a character can add block counts exactly. The estimate is

@@ -273,3 +273,70 @@ func TestDescribeCoversNames(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupsAreContentDefined checks what the chunk cache relies on: a
+// group ends only at a seam, and where groups end inside a text does not
+// depend on what comes before it, once one group has ended inside it. So
+// a file's lines are looked up as the same groups whether the file is
+// counted alone, as a slice of itself, or after a header.
+func TestGroupsAreContentDefined(t *testing.T) {
+	files := repoFiles(t)
+	seams, grouped := 0, 0
+	for p, s := range files {
+		ends := groupEnds(s)
+		for _, e := range ends[:len(ends)-1] {
+			if !SafeStart(s[e:]) && !(s[e] == '\\' && isASCIILetter(s[e-1])) {
+				t.Fatalf("%s: a group ends at %d, which is not a seam", p, e)
+			}
+		}
+		seams += len(SplitAdditive(s))
+		grouped += len(ends)
+		if len(ends) < 3 {
+			continue
+		}
+		// The same text after a header and with its first lines cut:
+		// from the first group end inside the original on, the ends
+		// agree.
+		cut := strings.IndexByte(s, '\n') + 1
+		shifted := "// a header line\npackage other\n" + s[cut:]
+		off := len(shifted) - len(s)
+		want := map[int]bool{}
+		for _, e := range ends {
+			if e > cut {
+				want[e+off] = true
+			}
+		}
+		first := -1
+		for _, e := range groupEnds(shifted) {
+			if e-off > cut && want[e] {
+				first = e
+				break
+			}
+		}
+		if first < 0 {
+			t.Errorf("%s: no group end shared after a header", p)
+			continue
+		}
+		for _, e := range groupEnds(shifted) {
+			if e >= first && !want[e] {
+				t.Errorf("%s: after a header, a group ends at %d where the file alone has none", p, e-off)
+				break
+			}
+		}
+	}
+	// Groups hold several lines on average: the point of grouping.
+	if grouped*2 > seams {
+		t.Errorf("%d groups for %d seam chunks: groups too small", grouped, seams)
+	}
+}
+
+// groupEnds returns the end offsets of s's groups (nextGroup), the last
+// being len(s).
+func groupEnds(s string) []int {
+	var ends []int
+	for at := 0; at < len(s); {
+		at += nextGroup(s[at:])
+		ends = append(ends, at)
+	}
+	return ends
+}
