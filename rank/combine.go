@@ -31,11 +31,16 @@ const (
 // Evidence is one reason, found outside this package (by expansion), to
 // rank a file: a seed in it, or a node of it reached by the graph walk.
 type Evidence struct {
-	File   analyze.FileID
-	Sym    analyze.SymID // the symbol concerned, or analyze.NoSym
-	Kind   EvidenceKind
-	Score  float64 // 0..1
-	Reason string  // "seed UserService.FindByEmail (exact)", "called by Login (handlers.go)"
+	File  analyze.FileID
+	Sym   analyze.SymID // the symbol concerned, or analyze.NoSym
+	Kind  EvidenceKind
+	Score float64 // 0..1
+	// Reason is said in the file's reasons when this evidence is the
+	// strongest of its kind for the file: "seed UserService.FindByEmail
+	// (exact)", "called by Login (handlers.go)". It may be empty for
+	// evidence that cannot be (expansion gives a reason to the strongest
+	// graph visit of each file only).
+	Reason string
 	// Order ranks explicit evidence among itself: the position of the
 	// @reference in the query (lower first). Explicit files keep the order
 	// the user wrote them in.
@@ -75,7 +80,7 @@ var DefaultWeights = Weights{
 type SymHit struct {
 	Sym    analyze.SymID
 	Score  float64
-	Reason string
+	Reason string // the evidence's reason, if it carried one
 }
 
 // FileRank is a file in the ranking.
