@@ -19,7 +19,7 @@
 // has counted 64 KiB (or Preload asked for it), with a native counter of
 // our own (native.go, pretoken.go): the same pieces found without the
 // library's backtracking regular-expression engine, the same byte-pair
-// merges, 5 to 20 times faster on source code (BenchmarkNativeCount).
+// merges, 10 to 40 times faster on source code (BenchmarkNativeCount).
 // FuzzNativeCount holds it to the codec's counts, quirks included: the
 // codec's expression, as regexp2 runs it, ends white space at the first
 // line break of a run rather than the last, and never matches DEL. Special-token text such as "<|endoftext|>" is counted

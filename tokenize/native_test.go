@@ -17,6 +17,7 @@ var nativeCases = []string{
 	"", "a", " ", "  ", "\n", "\r\n", "\n\n \n\t", "x  ", "x  y", "x \ty", "\t\tx", " \u00a0x",
 	"Hello World", "HELLO", "HTTPServer", "parseURL", "'s", "it's", "IT'S", "we'll", "they'Re", "he'ſ", "don'T't",
 	"'ll'", "x'r", "x'v", "\u0301", "a\u0301b", "\u0301\u0301", "(\u0301", "ǅungla", "ǅ", "ʰʰa", "ᵃ",
+	"Aʰ", "ABʰ1", "Xᵃ\u0301Y", "ÉʰÉ", "ABC\u0301", " Aʰb",
 	"123456789", "١٢٣٤", "x1y", "½¾", "Ⅻ",
 	"}\n// doc\nfunc F() {}\n", "a/*b*/c", "x //y\n/z", "x;\n\n/", "))\r\n/",
 	" (x)", " !", "!!", "\u3000x", "\u2028\u2029", "x\u0085y",

@@ -180,16 +180,21 @@ func o200kWordAlt(s string, i, prefixed int) int {
 }
 
 // o200kAlt1 is Up* Low+ contraction? at j, or -1.
+//
+// When no Low rune follows the Up run, the expression backtracks into the
+// run, one rune at a time, until Low+ can start: at the last rune of the
+// run that is Low too (a mark, or a letter of class Lm or Lo).
 func o200kAlt1(s string, j int) int {
-	var starts [64]int
-	runStarts := starts[:0]
+	lastLow := -1
 	k := j
 	for k < len(s) {
 		c, n := at(s, k)
 		if c&clUp == 0 {
 			break
 		}
-		runStarts = append(runStarts, k)
+		if c&clLow != 0 {
+			lastLow = k
+		}
 		k += n
 	}
 	if k < len(s) {
@@ -197,10 +202,8 @@ func o200kAlt1(s string, j int) int {
 			return contraction(s, lowRun(s, k))
 		}
 	}
-	for x := len(runStarts) - 1; x >= 0; x-- {
-		if c, _ := at(s, runStarts[x]); c&clLow != 0 {
-			return contraction(s, lowRun(s, runStarts[x]))
-		}
+	if lastLow >= 0 {
+		return contraction(s, lowRun(s, lastLow))
 	}
 	return -1
 }
