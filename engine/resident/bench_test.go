@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"testing"
 	"time"
@@ -56,7 +57,8 @@ func benchRepo(b *testing.B, root string, st *index.Store) *resident.Repo {
 // loaded repository, JSON at 16k tokens, and reports the median and 95th
 // percentile per query. With -benchtime 100x each query is asked once, as
 // an agent would; more iterations ask them again (BENCH_QUERY_WARM=1
-// asks each once before timing).
+// asks each once before timing). BENCH_CPUPROFILE=FILE profiles the timed
+// queries alone.
 func BenchmarkResidentQuery(b *testing.B) {
 	root, st := benchRoot(b)
 	e := benchRepo(b, root, st)
@@ -75,6 +77,13 @@ func BenchmarkResidentQuery(b *testing.B) {
 	}
 	var took []time.Duration
 	cpu0 := testenv.CPUTime()
+	if f := os.Getenv("BENCH_CPUPROFILE"); f != "" {
+		stop, err := profileCPU(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer stop()
+	}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		req.Query = queries[i%len(queries)]
@@ -140,4 +149,19 @@ func percentiles(d []time.Duration) (p50, p95 time.Duration) {
 	s := append([]time.Duration(nil), d...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2], s[min(len(s)-1, len(s)*95/100)]
+}
+
+// profileCPU writes a CPU profile of what runs until stop to path: with
+// BENCH_CPUPROFILE=FILE, BenchmarkResidentQuery profiles its timed queries
+// alone, where go test's -cpuprofile also holds the load.
+func profileCPU(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
