@@ -66,8 +66,15 @@ type node struct {
 	base     *node             // see linkVariants
 	imp      index.Key         // the imports with their surfaces, see importsKey
 	impDone  bool
+	impPaths []string     // pkg.Imports' paths, sorted, see importPaths
 	partial  *partialPlan // extract only some files, see tryPartial
 }
+
+// importPaths returns the paths the package imports, sorted once when
+// the node is made: every key of the package lists them (importKeys), and
+// sorting them for each key was a twentieth of a resident edit's CPU on
+// hugo.
+func (n *node) importPaths() []string { return n.impPaths }
 
 // resetAttempt forgets what checking the unit found, so that it can be
 // checked again.
@@ -165,7 +172,7 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 		return p.Name == "main" && strings.HasSuffix(p.ID, ".test") && p.ForTest == ""
 	}
 	packages.Visit(roots, func(p *packages.Package) bool { return !isTestMain(p) }, func(p *packages.Package) {
-		n := &node{pkg: p, goFiles: packageFiles(p)}
+		n := &node{pkg: p, goFiles: packageFiles(p), impPaths: sortedKeys(p.Imports)}
 		nodes[p] = n
 		order = append(order, n)
 	})

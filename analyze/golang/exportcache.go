@@ -101,7 +101,7 @@ func (l *loader) importsKey(n *node) index.Key {
 // importKeys lists each import's path and the key of it that key gives
 // (missing for an import with no files).
 func (l *loader) importKeys(n *node, key func(*node) index.Key) []typecache.Import {
-	paths := sortedKeys(n.pkg.Imports)
+	paths := n.importPaths()
 	out := make([]typecache.Import, len(paths))
 	for i, p := range paths {
 		out[i].Path = p

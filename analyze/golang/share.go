@@ -50,7 +50,7 @@ func (n *node) identity() string {
 		b.WriteString(f)
 		b.WriteByte(0)
 	}
-	for _, p := range sortedKeys(n.pkg.Imports) {
+	for _, p := range n.importPaths() {
 		b.WriteString(p)
 		b.WriteByte('=')
 		if d := n.imports[p]; d != nil && len(d.goFiles) > 0 {

@@ -100,7 +100,8 @@ func BenchmarkResidentQuery(b *testing.B) {
 }
 
 // BenchmarkResidentEdit appends a comment line to one source file and
-// times the next query, which must include the edit.
+// times the next query, which must include the edit. BENCH_CPUPROFILE=FILE
+// profiles the edits alone (with the untimed ones that undo them).
 func BenchmarkResidentEdit(b *testing.B) {
 	root, st := benchRoot(b)
 	e := benchRepo(b, root, st)
@@ -111,6 +112,13 @@ func BenchmarkResidentEdit(b *testing.B) {
 	}
 	var took []time.Duration
 	var cpu time.Duration
+	if f := os.Getenv("BENCH_CPUPROFILE"); f != "" {
+		stop, err := profileCPU(f) // the restores too: edits as well
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer stop()
+	}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		p := filepath.Join(root, files[(i*7919)%len(files)])
