@@ -44,11 +44,14 @@ func (s *Session) resolveRefs(ctx context.Context, plan *query.Plan, req Request
 	if len(plan.Refs) == 0 {
 		return out
 	}
-	files, _, _ := analyze.ListFiles(ctx, s.Root, analyze.WalkOptions{AllFiles: true, Ignore: s.ignore})
+	list := func() []string {
+		files, _, _ := analyze.ListFiles(ctx, s.Root, analyze.WalkOptions{AllFiles: true, Ignore: s.ignore})
+		return files
+	}
 	uo := urlOptions()
 	uo.Disabled = uo.Disabled || req.NoNetwork
 	fetcher := urlfetch.New(uo)
-	out.results = refs.Resolve(ctx, s.Root, files, plan.Refs, refs.Options{Fetcher: fetcher, Ignore: s.ignore})
+	out.results = refs.ResolveListed(ctx, s.Root, list, plan.Refs, refs.Options{Fetcher: fetcher, Ignore: s.ignore})
 	out.summary = refs.Summary(out.results)
 	for _, r := range out.results {
 		if r.Status == refs.StatusDeferred {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/internal/editdist"
@@ -15,20 +16,29 @@ import (
 )
 
 // listing is the repository's file list, sorted, with a lower-case view
-// for forgiving matches.
+// for forgiving matches. It is read from list when first needed: a
+// reference to a path that exists as named needs none, and listing a
+// large tree costs more than the rest of resolving it.
 type listing struct {
+	list   func() []string
+	once   sync.Once
 	sorted []string
 	lower  []string
 }
 
-func newListing(files []string) *listing {
-	s := append([]string(nil), files...)
-	sort.Strings(s)
-	l := &listing{sorted: s, lower: make([]string, len(s))}
-	for i, f := range s {
-		l.lower[i] = strings.ToLower(f)
-	}
-	return l
+func newListing(list func() []string) *listing { return &listing{list: list} }
+
+// files returns the sorted listing and its lower-case view.
+func (l *listing) files() (sorted, lower []string) {
+	l.once.Do(func() {
+		l.sorted = append([]string(nil), l.list()...)
+		sort.Strings(l.sorted)
+		l.lower = make([]string, len(l.sorted))
+		for i, f := range l.sorted {
+			l.lower[i] = strings.ToLower(f)
+		}
+	})
+	return l.sorted, l.lower
 }
 
 // resolveFile finds the file a reference names and checks that it can be
@@ -79,18 +89,19 @@ func resolveFile(root string, ix *listing, ref query.Ref, opt Options, r *Resolv
 // same path in another case, or files whose path ends with it (a unique
 // basename when it has no slash). The first kind that finds any wins.
 func (l *listing) candidates(p string) []string {
+	sorted, lower := l.files()
 	lp := strings.ToLower(p)
 	var out []string
-	for i, f := range l.lower {
+	for i, f := range lower {
 		if f == lp {
-			out = append(out, l.sorted[i])
+			out = append(out, sorted[i])
 		}
 	}
 	if len(out) > 0 {
 		return out
 	}
 	suffix := "/" + p
-	for _, f := range l.sorted {
+	for _, f := range sorted {
 		if strings.HasSuffix(f, suffix) {
 			out = append(out, f)
 		}
@@ -99,9 +110,9 @@ func (l *listing) candidates(p string) []string {
 		return out
 	}
 	lsuffix := "/" + lp
-	for i, f := range l.lower {
+	for i, f := range lower {
 		if strings.HasSuffix(f, lsuffix) {
-			out = append(out, l.sorted[i])
+			out = append(out, sorted[i])
 		}
 	}
 	return out
@@ -118,13 +129,14 @@ func (l *listing) closest(p string, n int) []string {
 		d    int
 	}
 	var cs []cand
-	for i, f := range l.lower {
+	sorted, lower := l.files()
+	for i, f := range lower {
 		d := editdist.Runes(lbase, path.Base(f), limit)
 		if strings.Contains(lp, "/") {
 			d = min(d, editdist.Runes(lp, f, limit))
 		}
 		if d <= limit {
-			cs = append(cs, cand{l.sorted[i], d})
+			cs = append(cs, cand{sorted[i], d})
 		}
 	}
 	sort.Slice(cs, func(i, j int) bool {
@@ -170,7 +182,8 @@ func resolveDir(ix *listing, dir string, opt Options, r *Resolved) {
 		prefix = ""
 	}
 	files := []string{}
-	for _, f := range ix.sorted {
+	sorted, _ := ix.files()
+	for _, f := range sorted {
 		if strings.HasPrefix(f, prefix) {
 			files = append(files, f)
 		}

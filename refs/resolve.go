@@ -147,8 +147,15 @@ type Resolved struct {
 // analyze.ListFiles). It returns one Resolved per ref, in order, and never
 // fails as a whole: each reference carries its own error.
 func Resolve(ctx context.Context, root string, files []string, refs []query.Ref, opt Options) []Resolved {
+	return ResolveListed(ctx, root, func() []string { return files }, refs, opt)
+}
+
+// ResolveListed is Resolve with the listing read from list, only if a
+// reference needs it: a directory, a search, a path that does not exist
+// as written. References to existing files then cost no walk of the tree.
+func ResolveListed(ctx context.Context, root string, list func() []string, refs []query.Ref, opt Options) []Resolved {
 	opt = opt.withDefaults()
-	ix := newListing(files)
+	ix := newListing(list)
 	out := make([]Resolved, len(refs))
 	// Each search reads the repository and each fetch may wait for its
 	// time limit: a query holding hundreds of them would take hours.
@@ -168,7 +175,8 @@ func Resolve(ctx context.Context, root string, files []string, refs []query.Ref,
 				r.fail(fmt.Errorf("%w: only the first %d @search and @grep references run", ErrTooMany, opt.MaxSearches))
 				continue
 			}
-			search(ctx, root, ix.sorted, ref, opt, r)
+			sorted, _ := ix.files()
+			search(ctx, root, sorted, ref, opt, r)
 		case query.RefURL:
 			if fetches++; fetches > opt.MaxFetches {
 				r.fail(fmt.Errorf("%w: only the first %d @url references are fetched", ErrTooMany, opt.MaxFetches))

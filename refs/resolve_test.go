@@ -291,3 +291,32 @@ func TestResolveURLsSymbolsAndSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveListedListsOnlyWhenNeeded: a reference to a file that exists
+// as written is resolved without the listing; a directory, a search and a
+// forgiving match read it, once for all the references of a query.
+func TestResolveListedListsOnlyWhenNeeded(t *testing.T) {
+	root, files, _ := testRepo(t)
+	tests := []struct {
+		refs  []query.Ref
+		lists int
+	}{
+		{[]query.Ref{{Kind: query.RefFile, Value: "internal/service/user.go"}, {Kind: query.RefFile, Value: "cmd/server/main.go"}}, 0},
+		{[]query.Ref{{Kind: query.RefFile, Value: "internal/store"}}, 1},
+		{[]query.Ref{{Kind: query.RefFile, Value: "main.go"}, {Kind: query.RefSearch, Value: "ErrNotFound"}}, 1},
+	}
+	for _, tc := range tests {
+		lists := 0
+		list := func() []string { lists++; return files }
+		got := ResolveListed(context.Background(), root, list, tc.refs, Options{})
+		if lists != tc.lists {
+			t.Errorf("%v: listed %d times, want %d", tc.refs, lists, tc.lists)
+		}
+		want := Resolve(context.Background(), root, files, tc.refs, Options{})
+		for i := range got {
+			if got[i].Status != want[i].Status || got[i].Path != want[i].Path || len(got[i].Files) != len(want[i].Files) {
+				t.Errorf("%v: ref %d resolved as %v %q, Resolve gives %v %q", tc.refs, i, got[i].Status, got[i].Path, want[i].Status, want[i].Path)
+			}
+		}
+	}
+}
