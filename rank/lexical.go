@@ -81,8 +81,12 @@ type fileTokens struct {
 	plen float32
 	ord  *orderedTokens
 	// tk is the tokenizer whose vocabulary the terms' ids index; nil for
-	// statistics decoded from the store, whose terms have no id.
+	// statistics decoded from the store, whose terms have no id, and for
+	// a memo's.
 	tk *tokenizer
+	// atoms: the statistics are a memo's, their terms' ids its atoms
+	// (termsmemo.go), which the merge never overwrites.
+	atoms bool
 	// raw holds the counts of a file just tokenised until tk.finish
 	// orders them into ord (tokenize.go).
 	raw *rawTokens
@@ -107,7 +111,7 @@ func BuildIndex(ctx context.Context, facts *analyze.Facts, src Source) (*Index, 
 	}
 	ix := &Index{
 		facts:   facts,
-		terms:   map[string]int32{},
+		terms:   make(map[string]int32, memo.size()), // sized as the terms the memo has seen
 		symLen:  make([]float32, len(facts.Symbols)),
 		fileLen: make([]float32, len(facts.Files)),
 	}

@@ -27,8 +27,25 @@ func merge(ix *Index, per []*fileTokens) {
 		}
 		return id
 	}
-	// global sets tws' ids to the index's term ids.
-	global := func(tk *tokenizer, tws []termWeight) {
+	// atomID maps a memo's atoms to the index's term ids (-1: not met
+	// yet), for statistics whose ids are atoms (fileTokens.atoms).
+	var atomID []int32
+	// global sets tws' ids to the index's term ids, or for atoms records
+	// the ids in atomID.
+	global := func(ft *fileTokens, tws []termWeight) {
+		if ft.atoms {
+			for i := range tws {
+				a := tws[i].id
+				for int(a) >= len(atomID) {
+					atomID = append(atomID, -1)
+				}
+				if atomID[a] < 0 {
+					atomID[a] = intern(tws[i].term)
+				}
+			}
+			return
+		}
+		tk := ft.tk
 		for i := range tws {
 			tw := &tws[i]
 			if tk == nil || tw.id < 0 {
@@ -57,20 +74,20 @@ func merge(ix *Index, per []*fileTokens) {
 			continue
 		}
 		o := ft.ord
-		global(ft.tk, o.file)
-		global(ft.tk, o.path)
+		global(ft, o.file)
+		global(ft, o.path)
 		ix.fileLen[fi] = ft.flen
 		fileTotal += float64(ft.flen)
 		ix.nFileDocs++
 		if facts.Files[fi].Category == analyze.CatSource && ft.plen > 0 {
 			plain[fi] = true
-			global(ft.tk, o.plain)
+			global(ft, o.plain)
 			ix.plainLen[fi] = ft.plen
 			plainTotal += float64(ft.plen)
 			ix.nPlainDocs++
 		}
 		for _, st := range o.syms {
-			global(ft.tk, st.terms)
+			global(ft, st.terms)
 			ix.symLen[st.sym] = st.slen
 			symTotal += float64(st.slen)
 			ix.nSymDocs++
@@ -89,19 +106,19 @@ func merge(ix *Index, per []*fileTokens) {
 	nterms := len(ix.terms)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		ix.filePost = postings(nterms, per, func(fi int, o *orderedTokens, add func(int32, []termWeight)) { add(int32(fi), o.file) })
+		ix.filePost = postings(nterms, per, atomID, func(fi int, o *orderedTokens, add func(int32, []termWeight)) { add(int32(fi), o.file) })
 	})
 	wg.Go(func() {
-		ix.pathPost = postings(nterms, per, func(fi int, o *orderedTokens, add func(int32, []termWeight)) { add(int32(fi), o.path) })
+		ix.pathPost = postings(nterms, per, atomID, func(fi int, o *orderedTokens, add func(int32, []termWeight)) { add(int32(fi), o.path) })
 	})
 	wg.Go(func() {
-		ix.plainPost = postings(nterms, per, func(fi int, o *orderedTokens, add func(int32, []termWeight)) {
+		ix.plainPost = postings(nterms, per, atomID, func(fi int, o *orderedTokens, add func(int32, []termWeight)) {
 			if plain[fi] {
 				add(int32(fi), o.plain)
 			}
 		})
 	})
-	ix.symPost = postings(nterms, per, func(_ int, o *orderedTokens, add func(int32, []termWeight)) {
+	ix.symPost = postings(nterms, per, atomID, func(_ int, o *orderedTokens, add func(int32, []termWeight)) {
 		for _, st := range o.syms {
 			add(int32(st.sym), st.terms)
 		}
@@ -112,14 +129,22 @@ func merge(ix *Index, per []*fileTokens) {
 // postings builds one kind of posting lists: each file's documents, in
 // file order, as lists calls add for them (document, its terms with the
 // index's term ids).
-func postings(nterms int, per []*fileTokens, lists func(fi int, o *orderedTokens, add func(doc int32, tws []termWeight))) [][]posting {
+func postings(nterms int, per []*fileTokens, atomID []int32, lists func(fi int, o *orderedTokens, add func(doc int32, tws []termWeight))) [][]posting {
+	// A term's id in the index is its own, or its atom's (ft.atoms).
 	count := make([]int32, nterms)
 	total := 0
 	for fi, ft := range per {
 		if ft != nil {
+			atoms := ft.atoms
 			lists(fi, ft.ord, func(_ int32, tws []termWeight) {
-				for _, tw := range tws {
-					count[tw.id]++
+				if atoms {
+					for _, tw := range tws {
+						count[atomID[tw.id]]++
+					}
+				} else {
+					for _, tw := range tws {
+						count[tw.id]++
+					}
 				}
 				total += len(tws)
 			})
@@ -136,9 +161,14 @@ func postings(nterms int, per []*fileTokens, lists func(fi int, o *orderedTokens
 	}
 	for fi, ft := range per {
 		if ft != nil {
+			atoms := ft.atoms
 			lists(fi, ft.ord, func(doc int32, tws []termWeight) {
 				for _, tw := range tws {
-					out[tw.id] = append(out[tw.id], posting{doc, tw.w})
+					t := tw.id
+					if atoms {
+						t = atomID[t]
+					}
+					out[t] = append(out[t], posting{doc, tw.w})
 				}
 			})
 		}
