@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -392,6 +393,62 @@ func (fs *Facts) Merge(other *Facts) {
 	fs.Partial = fs.Partial || other.Partial
 }
 
+// edgeCmp is the order of Normalize's edges: by endpoints and kind, then
+// an exact edge first, a SCIP index's word over a loader's for the same
+// relation, and the smallest line. Every field takes part, so edges equal
+// under it are identical.
+func edgeCmp(x, y Edge) int {
+	if c := cmp.Compare(x.From, y.From); c != 0 {
+		return c
+	}
+	return edgeRestCmp(x, y)
+}
+
+// edgeRestCmp is edgeCmp for edges of the same From.
+func edgeRestCmp(x, y Edge) int {
+	if c := cmp.Compare(x.To, y.To); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.Kind, y.Kind); c != 0 {
+		return c
+	}
+	if x.Exact != y.Exact {
+		if x.Exact {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(y.Origin, x.Origin); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.Line, y.Line)
+}
+
+// sortEdges sorts edges by edgeCmp, whose From are symbol ids below n: a
+// counting sort by From, then each symbol's few edges by the rest. A
+// comparison sort of hugo's 65,000 edges was 6% of a resident edit's CPU.
+func sortEdges(edges []Edge, n int) {
+	start := make([]int32, n+1) // start[f]: where From f's edges begin
+	for _, e := range edges {
+		start[e.From+1]++
+	}
+	for f := 1; f <= n; f++ {
+		start[f] += start[f-1]
+	}
+	out := make([]Edge, len(edges))
+	next := slices.Clone(start[:n])
+	for _, e := range edges {
+		out[next[e.From]] = e
+		next[e.From]++
+	}
+	for f := 0; f < n; f++ {
+		if b := out[start[f]:start[f+1]]; len(b) > 1 {
+			slices.SortFunc(b, edgeRestCmp)
+		}
+	}
+	copy(edges, out)
+}
+
 // Normalize puts every table in a canonical order (files by path, symbols by
 // file and position, edges and imports by endpoints) and removes duplicate
 // edges, so that facts built concurrently or from a cache compare equal and
@@ -460,25 +517,7 @@ func (fs *Facts) Normalize() {
 		fs.Edges[i].From = newSym[fs.Edges[i].From]
 		fs.Edges[i].To = newSym[fs.Edges[i].To]
 	}
-	sort.Slice(fs.Edges, func(a, b int) bool {
-		x, y := fs.Edges[a], fs.Edges[b]
-		if x.From != y.From {
-			return x.From < y.From
-		}
-		if x.To != y.To {
-			return x.To < y.To
-		}
-		if x.Kind != y.Kind {
-			return x.Kind < y.Kind
-		}
-		if x.Exact != y.Exact {
-			return x.Exact
-		}
-		if x.Origin != y.Origin {
-			return x.Origin > y.Origin // a SCIP index's word over a loader's for the same relation
-		}
-		return x.Line < y.Line
-	})
+	sortEdges(fs.Edges, len(fs.Symbols))
 	edges := fs.Edges[:0]
 	for _, e := range fs.Edges {
 		if n := len(edges); n > 0 {
