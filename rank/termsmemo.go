@@ -36,6 +36,8 @@ type TermsMemo struct {
 	// is its atom, so that the merge finds the term's id in the index
 	// with a slice lookup rather than by hashing the string (merge.go),
 	// which was four fifths of the lexical index's time in an edit.
+	// Atoms are never dropped: a long-lived server keeps every term it
+	// has met, words since deleted included, for the memo's life.
 	atoms map[string]int32
 }
 

@@ -56,8 +56,8 @@ func (b *bpe) Count(s string) int {
 
 // Seam chunks are grouped before they are looked up (nextGroup): a source
 // line alone is mostly too short to be worth a lookup, and a group of
-// them is not. A group ends after a chunk whose hash has its low
-// groupBits bits clear, so where it ends depends only on the chunks
+// them is not. A group ends after a chunk whose hash has its top
+// groupBits bits clear (endsGroup), so where it ends depends only on the chunks
 // themselves: the same lines group the same way in every text that holds
 // them (a file, the file's JSON string, the bundle that joins them), once
 // one group has ended inside them. No group grows past maxGroup bytes.
