@@ -35,9 +35,35 @@ func TestShippedDatasets(t *testing.T) {
 			t.Errorf("%s: %s is held out for questions", q.ID, q.Repo)
 		}
 	}
+	// The training split: big enough (issue 21: 12,000 commits of 70
+	// repositories), and none of it from a repository we are judged on,
+	// a dev repository or an issue-text dev repository.
+	judged := map[string]bool{"restic/restic": true, "syncthing/syncthing": true,
+		"helix-editor/helix": true, "tokio-rs/tracing": true, "sharkdp/fd": true,
+		"rayon-rs/rayon": true, "tokio-rs/bytes": true}
+	for _, f := range []string{filepath.Join("..", "..", "shared", "bench", "dev.jsonl"), filepath.Join(dir, "issues-dev.jsonl")} {
+		insts, err := LoadDataset(f)
+		if err != nil {
+			if f == filepath.Join(dir, "issues-dev.jsonl") {
+				t.Fatal(err)
+			}
+			continue // ../shared is beside a developer's checkout, not in CI's
+		}
+		for _, in := range insts {
+			judged[in.Repo] = true
+		}
+	}
 	train := map[string]bool{}
+	trainRepos := map[string]bool{}
 	for _, in := range load("train.jsonl") {
 		train[in.ID] = true
+		trainRepos[in.Repo] = true
+		if judged[in.Repo] {
+			t.Errorf("%s: %s must not be in the training split", in.ID, in.Repo)
+		}
+	}
+	if len(train) < 12000 || len(trainRepos) < 70 {
+		t.Errorf("training split: %d commits of %d repositories, want at least 12,000 of 70", len(train), len(trainRepos))
 	}
 	devTrain := map[string]bool{}
 	for _, in := range load("dev-train.jsonl") {

@@ -381,3 +381,22 @@ func TestRunTimeout(t *testing.T) {
 		t.Errorf("slow summary = %+v, want one error in one instance", s)
 	}
 }
+
+// TestPerMinute checks the throughput the final line reports: instances
+// run over the wall time, and nothing for a run too short to say.
+func TestPerMinute(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		wall time.Duration
+		want string
+	}{
+		{120, 6 * time.Minute, ", 20.0 a minute"},
+		{3, 90 * time.Second, ", 2.0 a minute"},
+		{0, time.Minute, ""},
+		{5, 500 * time.Millisecond, ""},
+	} {
+		if got := perMinute(c.n, c.wall); got != c.want {
+			t.Errorf("perMinute(%d, %s) = %q, want %q", c.n, c.wall, got, c.want)
+		}
+	}
+}

@@ -67,8 +67,18 @@ func (p *progress) finish(r *Report) {
 			reused++
 		}
 	}
-	fmt.Fprintf(p.w, "eval: %d instances × %d rankers in %s (%d ranker errors, %d checkouts failed, %d reused; peak RSS %s)\n",
-		len(r.Instances), len(r.Rankers), r.Wall.Round(100*time.Millisecond), errs, r.CheckoutErrors(), reused, fmtBytes(r.PeakRSS))
+	fmt.Fprintf(p.w, "eval: %d instances × %d rankers in %s%s (%d ranker errors, %d checkouts failed, %d reused; peak RSS %s)\n",
+		len(r.Instances), len(r.Rankers), r.Wall.Round(100*time.Millisecond), perMinute(len(r.Instances), r.Wall),
+		errs, r.CheckoutErrors(), reused, fmtBytes(r.PeakRSS))
+}
+
+// perMinute says how many instances a minute a run of n took wall: the
+// throughput a feature dump is judged by. Runs under a second say nothing.
+func perMinute(n int, wall time.Duration) string {
+	if n == 0 || wall < time.Second {
+		return ""
+	}
+	return fmt.Sprintf(", %.1f a minute", float64(n)/wall.Minutes())
 }
 
 // IsTerminal reports whether f is a character device (a terminal), the
