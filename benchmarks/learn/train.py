@@ -116,6 +116,21 @@ def load(dumps, exclude, allowed, tests):
     return names, recs
 
 
+def add_relative(names, recs):
+    """Appends, for every feature, its value over the largest value of that
+    feature among the same commit's candidates (0 where that is not above 0)."""
+    for r in recs:
+        X = r["X"]
+        if len(X) == 0:
+            r["X"] = np.zeros((0, 2 * len(names)), dtype=np.float32)
+            continue
+        mx = X.max(axis=0)
+        safe = np.where(mx > 0, mx, 1.0)
+        rel = np.where(mx > 0, X / safe, 0.0).astype(np.float32)
+        r["X"] = np.concatenate([X, rel], axis=1)
+    return names + [n + "_rel" for n in names]
+
+
 def order(scores, paths):
     """Indexes best first: score descending, then path."""
     return sorted(range(len(paths)), key=lambda i: (-scores[i], paths[i]))
@@ -138,7 +153,7 @@ def metrics(rec, scores):
 def mean_metrics(rows):
     if not rows:
         return {}
-    keys = rows[0].keys()
+    keys = [k for k in rows[0].keys() if not k.startswith("_")]
     return {k: sum(r[k] for r in rows) / len(rows) for k in keys}
 
 
@@ -194,6 +209,54 @@ def predict_linear(model, rec):
         return np.zeros(0)
     Z = (rec["X"].astype(np.float64) - model["mean"]) / model["scale"]
     return Z @ model["w"]
+
+
+def load_baseline(path, names):
+    """A shipped model in rank/learn's format, bound to the dumps' feature
+    names: a function from a commit's record to the model's margins."""
+    with open(path) as fh:
+        m = json.load(fh)
+    missing = [f for f in m["features"] if f not in names]
+    if missing:
+        sys.exit(f"--baseline {path}: the dumps lack features {', '.join(missing)}")
+    cols = [names.index(f) for f in m["features"]]
+    bias = float(m.get("bias", 0.0))
+    if m["kind"] == "linear":
+        w = np.array(m["weights"], dtype=np.float64)
+        mean = np.array(m["mean"], dtype=np.float64)
+        scale = np.array(m["scale"], dtype=np.float64)
+
+        def margins(rec):
+            if len(rec["y"]) == 0:
+                return np.zeros(0)
+            return bias + ((rec["X"][:, cols].astype(np.float64) - mean) / scale) @ w
+        return margins
+    trees = m["trees"]
+
+    def margins(rec):
+        if len(rec["y"]) == 0:
+            return np.zeros(0)
+        X = rec["X"][:, cols]
+        out = np.full(len(X), bias)
+        for t in trees:
+            f, th, l, r, v = t["f"], t["t"], t["l"], t["r"], t["v"]
+            for j, x in enumerate(X):
+                i = 0
+                while f[i] >= 0:
+                    i = l[i] if np.float32(x[f[i]]) < np.float32(th[i]) else r[i]
+                out[j] += v[i]
+        return out
+    return margins
+
+
+def paired(rows_a, rows_b, key, seed=SEED, n=2000):
+    """Mean of a - b per commit, its 95% bootstrap interval, wins, losses."""
+    d = np.array([a[key] - b[key] for a, b in zip(rows_a, rows_b)])
+    if len(d) == 0:
+        return 0.0, 0.0, 0.0, 0, 0
+    rng = np.random.default_rng(seed)
+    means = np.array([d[rng.integers(0, len(d), len(d))].mean() for _ in range(n)])
+    return float(d.mean()), float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5)), int((d > 0).sum()), int((d < 0).sum())
 
 
 def folds(recs):
@@ -267,7 +330,7 @@ def tree_file(booster, names):
     return trees
 
 
-def cv(names, recs, choose):
+def cv(names, recs, choose, baseline=None):
     assign = folds(recs)
     hand_i, bm25_i = names.index("hand"), names.index("bm25")
     for r in recs:
@@ -290,11 +353,14 @@ def cv(names, recs, choose):
                 "trees": predict_trees(trees, r, names),
                 "linear": predict_linear(linear, r),
             }
+            if baseline is not None:
+                scores["shipped"] = baseline(r)
             for name in ("trees", "linear"):
                 oof[name][0].extend(scores[name].tolist())
                 oof[name][1].extend((r["y"] > 0).astype(int).tolist())
             for name, s in scores.items():
                 m = metrics(r, s)
+                m["_id"] = r["id"]
                 for lang in ("all", r["lang"]):
                     rows[(name, lang)].append(m)
                 fold_rows[name].append(m)
@@ -308,8 +374,9 @@ def headline(m):
     return (m["hit@1"] + m["all@5"] + m["mrr"]) / 3
 
 
-def report(rows, per_fold, recs, assign, out):
+def report(rows, per_fold, recs, assign, out, seen=None):
     lines = []
+    rankers = [n for n in ("bm25", "hand", "shipped", "linear", "trees") if rows[(n, "all")]]
     langs = ["all", "go", "rust"]
     n = {l: len([r for r in recs if l == "all" or r["lang"] == l]) for l in langs}
     repos = {l: len({r["repo"] for r in recs if l == "all" or r["lang"] == l}) for l in langs}
@@ -325,21 +392,40 @@ def report(rows, per_fold, recs, assign, out):
         lines.append(f"\n### {l.capitalize() if l != 'all' else 'All'} (N={n[l]}, {repos[l]} repositories)\n")
         lines.append("| ranker | hit@1 | hit@3 | hit@5 | hit@10 | rec@5 | all@5 | MRR |")
         lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for name in ("bm25", "hand", "linear", "trees"):
+        for name in rankers:
             m = mean_metrics(rows[(name, l)])
             if not m:
                 continue
             lines.append(f"| {name} | {m['hit@1']:.3f} | {m['hit@3']:.3f} | {m['hit@5']:.3f} | {m['hit@10']:.3f} | "
                          f"{m['rec@5']:.3f} | {m['all@5']:.3f} | {m['mrr']:.3f} |")
     lines.append("\n### Per fold (all languages): hit@1 / all@5 / MRR\n")
-    lines.append("| fold | " + " | ".join(("bm25", "hand", "linear", "trees")) + " |")
-    lines.append("| --- | ---: | ---: | ---: | ---: |")
+    lines.append("| fold | " + " | ".join(rankers) + " |")
+    lines.append("| --- |" + " ---: |" * len(rankers))
     for k in range(len(per_fold["hand"])):
         cells = []
-        for name in ("bm25", "hand", "linear", "trees"):
+        for name in rankers:
             m = per_fold[name][k]
             cells.append(f"{m['hit@1']:.2f} / {m['all@5']:.2f} / {m['mrr']:.2f}")
         lines.append(f"| {k} | " + " | ".join(cells) + " |")
+    ref = "shipped" if "shipped" in rankers else "hand"
+    groups = [("all", lambda r: True), ("go", lambda r: r["lang"] == "go"), ("rust", lambda r: r["lang"] == "rust")]
+    if seen is not None and ref == "shipped":
+        groups.append(("repositories the shipped model never saw", lambda r: r["repo"] not in seen))
+    by_id = {r["id"]: r for r in recs}
+    lines.append(f"\n### Paired differences against `{ref}` (held-out commits; 95% bootstrap interval, 2,000 resamples; wins/losses)\n")
+    lines.append("| ranker | group | N | hit@1 | all@5 | MRR |")
+    lines.append("| --- | --- | ---: | --- | --- | --- |")
+    for name in ("linear", "trees"):
+        for g, keep in groups:
+            a = [m for m in rows[(name, "all")] if keep(by_id[m["_id"]])]
+            b = [m for m in rows[(ref, "all")] if keep(by_id[m["_id"]])]
+            if not a:
+                continue
+            cells = []
+            for key in ("hit@1", "all@5", "mrr"):
+                d, lo, hi, w, los = paired(a, b, key)
+                cells.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}] {w}/{los}")
+            lines.append(f"| {name} | {g} | {len(a)} | " + " | ".join(cells) + " |")
     lines.append("\nFolds: " + "; ".join(
         f"{k}: " + ", ".join(sorted(repo for repo, f in assign.items() if f == k)) for k in range(FOLDS)) + "\n")
     text = "\n".join(lines) + "\n"
@@ -356,6 +442,8 @@ def main():
     ap.add_argument("--dataset", action="append", default=[],
                     help="use only the dumps of this dataset's instances (repeatable; default: every dump)")
     ap.add_argument("--exclude-repo", action="append", default=[], help="leave this repository out (repeatable)")
+    ap.add_argument("--relative", action="store_true", help="add each feature over its largest value among the commit's candidates (experiment)")
+    ap.add_argument("--lang", choices=("go", "rust"), help="train and cross-validate on this language's commits only")
     ap.add_argument("--exclude", action="append", default=["benchmarks/data/dev-train.jsonl"],
                     help="leave out the instances of this dataset (repeatable; dev-train.jsonl always)")
     ap.add_argument("--out", help="write the chosen model here (rank/learn/default.json)")
@@ -365,6 +453,9 @@ def main():
                     help="train on gold files only (changed test files count as unchanged)")
     ap.add_argument("--no-cv", action="store_true", help="skip cross-validation (calibration then uses training margins)")
     ap.add_argument("--tree-rounds", type=int, default=TREE_ROUNDS, help="boosting rounds of the trees model")
+    ap.add_argument("--baseline", help="a shipped model (rank/learn JSON) to score on the held-out commits beside the new ones, with paired differences")
+    ap.add_argument("--seen-by-baseline", help="repository list (owner/name first on each line) the baseline was trained on: "
+                    "the paired differences also show the other repositories alone")
     ap.add_argument("--tree-depth", type=int, default=TREE_PARAMS["max_depth"], help="depth of each tree")
     args = ap.parse_args()
     TREE_PARAMS["max_depth"] = args.tree_depth
@@ -394,6 +485,10 @@ def main():
     names, recs = load(args.dumps, set(args.exclude_repo), allowed, tests)
     if held:
         recs = [r for r in recs if r["id"] not in held]
+    if args.lang:
+        recs = [r for r in recs if r["lang"] == args.lang]
+    if args.relative:
+        names = add_relative(names, recs)
     if not recs:
         sys.exit("no dumps found")
     print(f"{len(recs)} commits from {len({r['repo'] for r in recs})} repositories, "
@@ -402,8 +497,13 @@ def main():
     kind = args.choose
     oof = None
     if not args.no_cv:
-        rows, oof, per_fold, assign = cv(names, recs, args.choose)
-        report(rows, per_fold, recs, assign, args.report)
+        baseline = load_baseline(args.baseline, names) if args.baseline else None
+        seen = None
+        if args.seen_by_baseline:
+            with open(args.seen_by_baseline) as fh:
+                seen = {l.split()[0] for l in fh if l.strip() and not l.startswith("#")}
+        rows, oof, per_fold, assign = cv(names, recs, args.choose, baseline)
+        report(rows, per_fold, recs, assign, args.report, seen)
         if kind == "best":
             kind = max(("trees", "linear"), key=lambda k: headline(mean_metrics(rows[(k, "all")])))
     elif kind == "best":
