@@ -231,20 +231,26 @@ def load_baseline(path, names):
                 return np.zeros(0)
             return bias + ((rec["X"][:, cols].astype(np.float64) - mean) / scale) @ w
         return margins
-    trees = m["trees"]
+    trees = [tuple(np.array(t[k], dtype=dt) for k, dt in
+                   (("f", np.int64), ("t", np.float32), ("l", np.int64), ("r", np.int64), ("v", np.float64)))
+             for t in m["trees"]]
 
     def margins(rec):
         if len(rec["y"]) == 0:
             return np.zeros(0)
-        X = rec["X"][:, cols]
+        X = rec["X"][:, cols].astype(np.float32)
+        rows = np.arange(len(X))
         out = np.full(len(X), bias)
-        for t in trees:
-            f, th, l, r, v = t["f"], t["t"], t["l"], t["r"], t["v"]
-            for j, x in enumerate(X):
-                i = 0
-                while f[i] >= 0:
-                    i = l[i] if np.float32(x[f[i]]) < np.float32(th[i]) else r[i]
-                out[j] += v[i]
+        for f, th, l, r, v in trees:
+            i = np.zeros(len(X), dtype=np.int64)
+            while True:  # every row one level down at a time, as Model.Margin walks
+                inner = f[i] >= 0
+                if not inner.any():
+                    break
+                fi = np.where(inner, f[i], 0)
+                go_left = X[rows, fi] < th[i]
+                i = np.where(inner, np.where(go_left, l[i], r[i]), i)
+            out += v[i]
         return out
     return margins
 
