@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // WalkOptions configures ListFiles. The zero value lists .go and .rs files,
@@ -141,4 +142,77 @@ func errText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// Walks keeps the results of walks of one tree between loads, for a
+// caller that reloads the tree often and knows when a walk could find
+// something new: a resident session (engine/residentload.go) forgets them
+// unless every change since the last load was to the content of a file
+// that was listed, stays a regular file and stays under the size limit,
+// which none of the walks here can tell apart. Between two calls of
+// Forget each walk, named by a key that stands for its root and options,
+// runs once. The nil *Walks keeps nothing. What a walk returns is shared
+// by every later caller: callers must not change it.
+type Walks struct {
+	mu   sync.Mutex
+	gen  uint64
+	done map[string]any
+}
+
+// Forget drops every walk kept.
+func (w *Walks) Forget() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	w.gen++
+	w.done = nil
+	w.mu.Unlock()
+}
+
+// Walked returns what walk returned for key since the last Forget, or
+// calls it. A result that walk says is incomplete (keep false: the walk
+// was stopped) is returned and not kept, and so is one whose walk
+// overlapped a Forget.
+func Walked[T any](w *Walks, key string, walk func() (v T, keep bool)) T {
+	if w == nil {
+		v, _ := walk()
+		return v
+	}
+	w.mu.Lock()
+	old, ok := w.done[key]
+	gen := w.gen
+	w.mu.Unlock()
+	if ok {
+		return old.(T)
+	}
+	v, keep := walk()
+	if keep {
+		w.mu.Lock()
+		if w.gen == gen {
+			if w.done == nil {
+				w.done = map[string]any{}
+			}
+			w.done[key] = v
+		}
+		w.mu.Unlock()
+	}
+	return v
+}
+
+// listing is what ListFiles returns.
+type listing struct {
+	files []string
+	probs []Problem
+	err   error
+}
+
+// ListFiles is analyze.ListFiles, kept under key (see Walks): the slices
+// returned are shared and must not be changed.
+func (w *Walks) ListFiles(ctx context.Context, root, key string, opt WalkOptions) ([]string, []Problem, error) {
+	l := Walked(w, key, func() (listing, bool) {
+		files, probs, err := ListFiles(ctx, root, opt)
+		return listing{files, probs, err}, ctx.Err() == nil
+	})
+	return l.files, l.probs, l.err
 }

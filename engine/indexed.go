@@ -221,6 +221,16 @@ type packs struct {
 	golang recordPack
 	// results keeps a resident chain's decoded Go results (nil otherwise).
 	results *golang.ResultMemo
+	// walks keeps a resident chain's walks of the tree (nil otherwise).
+	walks *analyze.Walks
+}
+
+// walked is the Walks the loads of p keep their walks in, or nil.
+func (p *packs) walked() *analyze.Walks {
+	if p == nil {
+		return nil
+	}
+	return p.walks
 }
 
 // recordPack is an index.Pack, or a resident session chain's memPack.
@@ -239,7 +249,7 @@ func (p *packs) goOptions(o golang.Options) golang.Options {
 	if p == nil {
 		return o
 	}
-	o.Cache, o.CacheSalt, o.FileHash, o.ListSalt, o.Results = p.golang, p.salt, p.fileHash, p.goList, p.results
+	o.Cache, o.CacheSalt, o.FileHash, o.ListSalt, o.Results, o.Walks = p.golang, p.salt, p.fileHash, p.goList, p.results, p.walks
 	return o
 }
 
@@ -254,7 +264,7 @@ func (p *packs) rustOptions(o rust.Options) rust.Options {
 	if p == nil {
 		return o
 	}
-	o.Cache, o.CacheSalt, o.FileHash = p.rust, p.salt, p.fileHash
+	o.Cache, o.CacheSalt, o.FileHash, o.Walks = p.rust, p.salt, p.fileHash, p.walks
 	return o
 }
 

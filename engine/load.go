@@ -132,7 +132,7 @@ func Load(ctx context.Context, root string, opt LoadOptions) (*analyze.Facts, er
 	if opt.Index != nil {
 		return loadIndexed(ctx, root, opt)
 	}
-	files, probs, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{Ignore: opt.Ignore})
+	files, probs, err := opt.packs.walked().ListFiles(ctx, root, "engine "+root, analyze.WalkOptions{Ignore: opt.Ignore})
 	if err != nil && len(files) == 0 {
 		if ctx.Err() != nil {
 			return stoppedEarly(root, probs), nil

@@ -54,10 +54,13 @@ type residentIndex struct {
 	// results keeps the Go packages' results decoded from one generation
 	// to the next (golang.ResultMemo).
 	results *golang.ResultMemo
+	// walks keeps the loaders' walks of the tree while only the content
+	// of listed files changes (see update).
+	walks *analyze.Walks
 }
 
 func newResidentIndex(st *index.Store, root string) *residentIndex {
-	return &residentIndex{st: st, root: root, packs: map[string]*memPack{}, terms: rank.NewTermsMemo(), results: golang.NewResultMemo()}
+	return &residentIndex{st: st, root: root, packs: map[string]*memPack{}, terms: rank.NewTermsMemo(), results: golang.NewResultMemo(), walks: &analyze.Walks{}}
 }
 
 // pack returns the memory pack of a kind, reading the disk's on first use.
@@ -90,9 +93,16 @@ func (r *residentIndex) update(ctx context.Context, opt LoadOptions, ch Changes)
 	}
 	var rehash []string
 	manifest := false
+	// The walks kept stay true while every change is to the content of an
+	// input file the last load had, which is still a regular file under
+	// the size limit: a walk lists it as before, and finds nothing new.
+	walksHold := true
 	for _, p := range ch.Paths {
 		abs := filepath.Join(r.root, filepath.FromSlash(p))
 		st, err := os.Lstat(abs)
+		if _, had := r.hashes[p]; !had || err != nil || !st.Mode().IsRegular() || st.Size() > analyze.MaxFileSize {
+			walksHold = false
+		}
 		switch {
 		case err != nil:
 			// Gone: the path and, for a directory, what was below it.
@@ -142,6 +152,9 @@ func (r *residentIndex) update(ctx context.Context, opt LoadOptions, ch Changes)
 				r.hashes[fh.Path] = fh.Hash
 			}
 		}
+	}
+	if manifest || !walksHold {
+		r.walks.Forget()
 	}
 	if manifest {
 		var goFiles []string
@@ -197,6 +210,7 @@ func (r *residentIndex) record(hashes map[string]string, goFP string) {
 		r.hashes[k] = v
 	}
 	r.goFP, r.ready = goFP, true
+	r.walks.Forget() // the tree may have changed in any way since the last resident load
 }
 
 // loadPacks are the loaders' packs for a load with the kept hashes.
@@ -208,7 +222,7 @@ func (r *residentIndex) loadPacks() *packs {
 	}
 	goFP := r.goFP
 	r.mu.Unlock()
-	return &packs{salt: r.st.ExecutableID(), goList: goFP, hashes: hashes, rust: r.pack("rust-file"), golang: r.pack("go-pkg"), results: r.results}
+	return &packs{salt: r.st.ExecutableID(), goList: goFP, hashes: hashes, rust: r.pack("rust-file"), golang: r.pack("go-pkg"), results: r.results, walks: r.walks}
 }
 
 // loadResident loads root after the changes ch, from the records and

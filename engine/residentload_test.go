@@ -287,3 +287,67 @@ func TestResidentShowsItsGeneration(t *testing.T) {
 	save(2)
 	check("back to the stale session's content", back, 0)
 }
+
+// TestResidentKeepsWalksForContentEdits: a resident reload after edits
+// to the content of files it listed reuses the tree's walks (so a file
+// created unannounced stays unseen), and any other change walks again.
+func TestResidentKeepsWalksForContentEdits(t *testing.T) {
+	root := writeTree(t, smallGo)
+	opt := LoadOptions{Index: openIndex(t, t.TempDir(), nil), Resident: true, NoHistory: true}
+	s, err := Open(context.Background(), root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	has := func(s *Session, rel string) bool {
+		for _, f := range s.Facts.Files {
+			if f.Path == rel {
+				return true
+			}
+		}
+		return false
+	}
+	bodyEdit := func(n string) {
+		editFile(t, root, "store/store.go", func(s string) string { return s + "\n// edit " + n + "\n" })
+	}
+	reopen := func(paths ...string) *Session {
+		t.Helper()
+		next, err := Reopen(context.Background(), s, opt, Changes{Paths: paths})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		s = next
+		return next
+	}
+	bodyEdit("1")
+	reopen("store/store.go") // walks the tree and keeps the walks
+	const extra = "store/extra.go"
+	if err := os.WriteFile(filepath.Join(root, extra), []byte("package store\n\n// Extra is new.\nfunc Extra() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bodyEdit("2")
+	if has(reopen("store/store.go"), extra) {
+		t.Errorf("a reload told only of a content edit walked the tree again: it found %s", extra)
+	}
+	if !has(reopen(extra), extra) {
+		t.Errorf("a reload told of a new file did not list it")
+	}
+	os.Remove(filepath.Join(root, extra))
+	bodyEdit("3")
+	if has(reopen("store/store.go", extra), extra) {
+		t.Errorf("a reload told of a removed file still lists it")
+	}
+	// A file that becomes a symbolic link is no longer listed.
+	link := filepath.Join(root, "cart", "cart.go")
+	target := filepath.Join(t.TempDir(), "cart.go")
+	data, _ := os.ReadFile(link)
+	os.WriteFile(target, data, 0o644)
+	os.Remove(link)
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if has(reopen("cart/cart.go"), "cart/cart.go") {
+		t.Errorf("a reload told of a file replaced by a symbolic link still lists it as a file")
+	}
+}

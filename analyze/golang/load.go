@@ -101,7 +101,7 @@ type loader struct {
 func (l *loader) run() *analyze.Facts {
 	facts := &analyze.Facts{Root: l.given}
 	start := time.Now()
-	files, probs, err := analyze.ListFiles(l.ctx, l.root, analyze.WalkOptions{
+	files, probs, err := l.opt.Walks.ListFiles(l.ctx, l.root, "golang "+l.root, analyze.WalkOptions{
 		Langs:       []analyze.Lang{analyze.LangGo},
 		MaxFileSize: l.opt.maxFileSize(),
 		Ignore:      l.ignore,
@@ -117,7 +117,7 @@ func (l *loader) run() *analyze.Facts {
 
 	if !l.opt.SyntaxOnly && l.ctx.Err() == nil && len(files) > 0 {
 		var probs []analyze.Problem
-		l.overlay, probs = specialGoFiles(l.ctx, l.root, l.ignore)
+		l.overlay, probs = specialGoFilesKept(l.ctx, l.root, l.ignore, l.opt.Walks)
 		l.problems = append(l.problems, probs...)
 		l.lay = discoverLayout(l.root, files, l.env)
 		l.loadTyped()

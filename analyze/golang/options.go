@@ -66,6 +66,12 @@ type Options struct {
 	// them (a resident session, reloaded after every edit: ResultMemo).
 	Results *ResultMemo
 
+	// Walks, when set, keeps the load's walks of the tree (the Go files
+	// and the .go entries that are not regular files) for the next load
+	// with the same Walks and options, until its owner forgets them
+	// (analyze.Walks).
+	Walks *analyze.Walks
+
 	// ListSalt, when set with Cache, lets a load reuse go list's answer
 	// from an earlier load while no Go file's header changed
 	// (typecache.Listings). It must describe everything else that answer

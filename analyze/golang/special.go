@@ -74,6 +74,20 @@ func specialGoFiles(ctx context.Context, root string, ignore func(rel string, is
 	return overlay, probs
 }
 
+// specialGoFilesKept is specialGoFiles, kept in walks (analyze.Walks):
+// the overlay and problems returned are shared and must not be changed.
+func specialGoFilesKept(ctx context.Context, root string, ignore func(rel string, isDir bool) bool, walks *analyze.Walks) (map[string][]byte, []analyze.Problem) {
+	type special struct {
+		overlay map[string][]byte
+		probs   []analyze.Problem
+	}
+	s := analyze.Walked(walks, "golang special "+root, func() (special, bool) {
+		o, p := specialGoFiles(ctx, root, ignore)
+		return special{o, p}, ctx.Err() == nil
+	})
+	return s.overlay, s.probs
+}
+
 // specialKind names a file type for a problem message.
 func specialKind(m fs.FileMode) string {
 	switch {

@@ -59,6 +59,11 @@ type Options struct {
 	// from Cache unread is not given). It is called from several
 	// goroutines; src must not be changed.
 	OnSource func(rel, hash string, src []byte)
+
+	// Walks, when set, keeps the listing of the Rust files for the next
+	// load with the same Walks and options, until its owner forgets it
+	// (analyze.Walks).
+	Walks *analyze.Walks
 }
 
 // ErrNotDir is returned by Load when the root is not a directory.
@@ -81,7 +86,7 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 		return nil, fmt.Errorf("loading %s: %w; pass the repository directory", root, ErrNotDir)
 	}
 	facts := &analyze.Facts{Root: abs}
-	paths, probs, err := analyze.ListFiles(ctx, abs, analyze.WalkOptions{
+	paths, probs, err := opt.Walks.ListFiles(ctx, abs, "rust "+abs, analyze.WalkOptions{
 		Langs: []analyze.Lang{analyze.LangRust}, MaxFileSize: opt.MaxFileSize, MaxFiles: opt.MaxFiles, Ignore: opt.Ignore,
 	})
 	facts.Problems = append(facts.Problems, probs...)
@@ -89,7 +94,7 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 		return nil, fmt.Errorf("loading %s: %w", root, err)
 	}
 	if opt.SkipTests {
-		kept := paths[:0]
+		kept := make([]string, 0, len(paths)) // paths may be shared (Walks)
 		for _, p := range paths {
 			if analyze.Classify(p) != analyze.CatTest {
 				kept = append(kept, p)
