@@ -16,7 +16,7 @@ func (l *loader) listCached(u *unit) ([]*packages.Package, []analyze.Problem, er
 	}
 	if l.listings == nil {
 		l.listings = &typecache.Listings{Cache: l.opt.Cache, Root: l.root, Analysed: l.allowed, Overlay: l.overlay,
-			FileHash: l.fileHash, RelOf: l.relOf}
+			FileHash: l.fileHash, RelOf: l.relOf, Memo: l.opt.Results.listingMemo()}
 	}
 	key := typecache.ListKey(l.cacheSalt(), l.opt.ListSalt, u.dir, l.opt.SkipTests, u.patterns, u.env, l.overlay)
 	ls, reused, err := l.listings.Get(l.ctx, key, func() (typecache.Listing, error) {

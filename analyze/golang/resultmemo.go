@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
@@ -20,7 +21,8 @@ import (
 // and shares the rest, which no load writes.
 
 // ResultMemo keeps the package results decoded by the loads that share
-// it. Results not used by a load are dropped at its end. The zero value
+// it, and go list's answers (typecache.ListingMemo). Results not used by
+// a load are dropped at its end. The zero value
 // is not usable; a nil *ResultMemo decodes every record. It is safe for
 // concurrent use, and the loads sharing it may overlap.
 type ResultMemo struct {
@@ -28,6 +30,17 @@ type ResultMemo struct {
 	m    map[index.Key]*pkgResult
 	used map[index.Key]bool
 	hits int // results reused, since the memo was made (tests)
+
+	listings typecache.ListingMemo
+}
+
+// listingMemo is where the loads sharing rm keep go list's answers
+// decoded, or nil.
+func (rm *ResultMemo) listingMemo() *typecache.ListingMemo {
+	if rm == nil {
+		return nil
+	}
+	return &rm.listings
 }
 
 // NewResultMemo returns an empty memo.

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -109,7 +110,56 @@ type Listings struct {
 	// false when it lies outside the root.
 	RelOf func(abs string) (string, bool)
 
+	// Memo, when set, keeps the records decoded by earlier loads.
+	Memo *ListingMemo
+
 	sorted []string // Analysed, sorted
+}
+
+// ListingMemo keeps the listing records that the loads sharing it decoded
+// (a resident session chain, which loads again after every edit: on hugo
+// decoding go list's answer was a twentieth of an edit's CPU). A record
+// is reused only when its bytes are the ones decoded, so a record stored
+// again under its key (with newer times) is decoded again. The listings
+// it hands out are shared: the loader reads them and never writes them.
+// The zero value is ready to use; a nil *ListingMemo decodes every time.
+type ListingMemo struct {
+	mu sync.Mutex
+	m  map[index.Key]decodedListing
+}
+
+type decodedListing struct {
+	data []byte
+	rec  *listingRecord
+}
+
+// maxListings bounds a ListingMemo: a load lists a few units, and keys
+// change only with the go command's environment and the manifests.
+const maxListings = 32
+
+// decode is decodeListing, reusing the record decoded from the same bytes
+// under key.
+func (m *ListingMemo) decode(key index.Key, data []byte) (*listingRecord, error) {
+	if m == nil {
+		return decodeListing(data)
+	}
+	m.mu.Lock()
+	old, ok := m.m[key]
+	m.mu.Unlock()
+	if ok && bytes.Equal(old.data, data) {
+		return old.rec, nil
+	}
+	rec, err := decodeListing(data)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	if m.m == nil || len(m.m) >= maxListings {
+		m.m = map[index.Key]decodedListing{}
+	}
+	m.m[key] = decodedListing{data: data, rec: rec}
+	m.mu.Unlock()
+	return rec, nil
 }
 
 // Listing is go list's answer for a unit: the root packages of the
@@ -125,7 +175,7 @@ type Listing struct {
 func (c *Listings) Get(ctx context.Context, key index.Key, list func() (Listing, error)) (ls Listing, reused bool, err error) {
 	var known map[string]listInput
 	if data, ok := c.Cache.Get(key); ok {
-		rec, err := decodeListing(data)
+		rec, err := c.Memo.decode(key, data)
 		if err == nil {
 			known = make(map[string]listInput, len(rec.inputs))
 			for _, in := range rec.inputs {

@@ -252,7 +252,15 @@ func (c mapCache) Put(k index.Key, d []byte)      { c[k] = d }
 // TestListingsReuse runs go list through Listings while editing the
 // module: its answer is reused while no header changed, and asked again
 // when one did; a failed go list is not kept.
+// TestListingsReuse: go list's answer is reused while no Go file's
+// header changed, alike with and without a ListingMemo; with one, a
+// record read again is not decoded again.
 func TestListingsReuse(t *testing.T) {
+	t.Run("decoded every time", func(t *testing.T) { testListingsReuse(t, nil) })
+	t.Run("with a memo", func(t *testing.T) { testListingsReuse(t, &ListingMemo{}) })
+}
+
+func testListingsReuse(t *testing.T, memo *ListingMemo) {
 	root, roots := listStock(t)
 	c := mapCache{}
 	analysed := []string{"cart/cart.go", "store/export_test.go", "store/store.go", "store/store_test.go"}
@@ -262,18 +270,27 @@ func TestListingsReuse(t *testing.T) {
 		calls++
 		return Listing{Roots: roots}, nil
 	}
+	var last *packages.Package // the first root of the last reused answer
 	get := func(step string, wantReused bool) {
 		t.Helper()
 		// A new Listings per load, as the loader makes one per load.
-		ls, reused, err := listingsOf(root, c, analysed...).Get(context.Background(), key, list)
+		ls := listingsOf(root, c, analysed...)
+		ls.Memo = memo
+		got, reused, err := ls.Get(context.Background(), key, list)
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
 		if reused != wantReused {
 			t.Fatalf("%s: reused=%v, want %v", step, reused, wantReused)
 		}
-		if len(ls.Roots) != len(roots) {
-			t.Fatalf("%s: %d roots, want %d", step, len(ls.Roots), len(roots))
+		if len(got.Roots) != len(roots) {
+			t.Fatalf("%s: %d roots, want %d", step, len(got.Roots), len(roots))
+		}
+		if reused {
+			if memo != nil && step == "nothing changed, again" && got.Roots[0] != last {
+				t.Errorf("%s: the record was decoded again, though the memo holds it", step)
+			}
+			last = got.Roots[0]
 		}
 	}
 	edit := func(rel, old, new string) {
@@ -289,6 +306,7 @@ func TestListingsReuse(t *testing.T) {
 	}
 	get("cold", false)
 	get("nothing changed", true)
+	get("nothing changed, again", true)
 	edit("cart/cart.go", "type Cart struct{ St *store.Store }", "type Cart struct {\n\tSt *store.Store\n\tN  int\n}")
 	get("a declaration", true)
 	edit("cart/cart.go", `import "example.com/stock/store"`, "import (\n\t\"strings\"\n\n\t\"example.com/stock/store\"\n)\n\nvar _ = strings.ToUpper")
