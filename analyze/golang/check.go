@@ -209,11 +209,7 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 	l.planCache(order)
 	l.planParse(order)
 	if l.opt.Cache != nil {
-		// Computed here, once, rather than by concurrent visits.
-		l.cacheSalt()
-		for _, n := range order {
-			l.contentKey(n, repo)
-		}
+		l.cacheSalt() // here, once, rather than by concurrent visits
 	}
 	tParse := time.Since(start) - tList // planning; files are parsed while checking
 	l.importFailed.Store(false)

@@ -76,6 +76,7 @@ type loader struct {
 	overlay  map[string][]byte // stubs for .go entries that are not regular files (special.go)
 
 	checkFull, checkDecl atomic.Int64 // time spent type-checking, for Logf
+	ckeyMu               sync.Mutex   // guards content keys (contentKey), computed by concurrent visits
 
 	fset   *token.FileSet // shared by all units, so that reused packages keep their positions
 	shared sharedPackages // packages checked by earlier units, by identity

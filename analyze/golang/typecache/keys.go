@@ -131,9 +131,11 @@ func ResultKey(salt string, p Pkg, files []File, imports index.Key) index.Key {
 // SurfaceKey is a package's surface, once its export data, or the lack
 // of it, is known: its shape when it has export data, else its content
 // key; imports is its ImportsKey.
+// The content key is read only when the export data has no shape
+// (Export.HasShape).
 func SurfaceKey(e Export, content, imports index.Key) index.Key {
 	h := index.NewHasher("go-surface")
-	if e.Shape != nil && !e.Unexportable {
+	if e.HasShape() {
 		h.Bytes(e.Shape)
 	} else {
 		h.String("content").Key(content)

@@ -38,6 +38,10 @@ type Export struct {
 	Unexportable bool
 }
 
+// HasShape reports whether e has a shape that stands for the package's
+// surface (SurfaceKey); without one, its content key does.
+func (e Export) HasShape() bool { return e.Shape != nil && !e.Unexportable }
+
 // NewExport describes data and shape, as Encode returned them.
 func NewExport(data, shape []byte) Export {
 	sum := sha256.Sum256(data)
