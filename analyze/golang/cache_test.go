@@ -434,3 +434,49 @@ func sameAsUncached(t *testing.T, root string, got *analyze.Facts, what string) 
 		t.Fatalf("%s differs (-without cache +with):\n%s", what, diff)
 	}
 }
+
+// TestSkeletonReuse: loads sharing a ResultMemo, with go list's answer
+// reused, rebuild each unit's graph from the skeleton kept for that
+// answer, and give what a load without a cache gives; when go list runs
+// again (an import added), the graph is that of the new answer.
+func TestSkeletonReuse(t *testing.T) {
+	root := t.TempDir()
+	for rel, text := range map[string]string{
+		"go.mod":       "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":       "package a\n\n// Name cleans a name.\nfunc Name(s string) string { return s }\n",
+		"b/b.go":       "package b\n\n// Twice doubles a name.\nfunc Twice(s string) string { return s + s }\n",
+		"user/user.go": "package user\n\nimport \"example.com/m/a\"\n\n// Use calls a.\nfunc Use() string { return a.Name(\"x\") }\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := &memCache{m: map[index.Key][]byte{}}
+	rm := NewResultMemo()
+	load := func(what string, wantReuse bool) {
+		t.Helper()
+		hits := rm.skelHits
+		got, err := Load(context.Background(), root, Options{Cache: c, CacheSalt: "test", ListSalt: "fixed", Results: rm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameAsUncached(t, root, got, what)
+		if reused := rm.skelHits > hits; reused != wantReuse {
+			t.Errorf("%s: skeleton reused = %v, want %v", what, reused, wantReuse)
+		}
+	}
+	load("cold", false)
+	load("go list's answer decoded", false)
+	load("the answer shared", true)
+	replaceOnce(t, root, "user/user.go", "func Use() string { return a.Name(\"x\") }", "func Use() string { return a.Name(\"x\") + \"!\" }")
+	load("a body changed", true)
+	replaceOnce(t, root, "user/user.go", "import \"example.com/m/a\"", "import (\n\t\"example.com/m/a\"\n\t\"example.com/m/b\"\n)")
+	replaceOnce(t, root, "user/user.go", "a.Name(\"x\") + \"!\"", "b.Twice(a.Name(\"x\"))")
+	load("an import added: go list runs again", false)
+	load("its answer decoded", false)
+	load("and shared", true)
+}

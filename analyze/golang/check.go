@@ -164,19 +164,17 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 	start = start.Add(-tList)
 
 	// The graph: every package but the generated test mains.
-	nodes := make(map[*packages.Package]*node)
-	var order []*node
-	// The generated test mains are left out, and so is what only they
-	// import (testing's closure, in a module whose tests import nothing).
-	isTestMain := func(p *packages.Package) bool {
-		return p.Name == "main" && strings.HasSuffix(p.ID, ".test") && p.ForTest == ""
+	sk := l.opt.Results.skeleton(roots)
+	if sk == nil {
+		sk = newSkeleton(roots)
+		l.opt.Results.keepSkeleton(roots, sk)
 	}
-	packages.Visit(roots, func(p *packages.Package) bool { return !isTestMain(p) }, func(p *packages.Package) {
-		n := &node{pkg: p, goFiles: packageFiles(p), impPaths: sortedKeys(p.Imports)}
-		nodes[p] = n
-		order = append(order, n)
-	})
-	sort.Slice(order, func(i, j int) bool { return order[i].pkg.ID < order[j].pkg.ID })
+	nodes := make(map[*packages.Package]*node, len(sk.pkgs))
+	order := make([]*node, len(sk.pkgs))
+	for i, p := range sk.pkgs {
+		n := &node{pkg: p, goFiles: sk.goFiles[i], impPaths: sk.impPaths[i]}
+		nodes[p], order[i] = n, n
+	}
 	for _, n := range order {
 		n.imports = make(map[string]*node, len(n.pkg.Imports))
 		for path, ip := range n.pkg.Imports {
@@ -233,6 +231,36 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 	l.opt.logf("golang: %s: %d packages (%d checked by an earlier module, %d results cached, %d checked, %d extracted only in their changed files, %d imported from export data); go list %v, plan %v, parse+check+extract %v",
 		u.dir, len(order), reused, l.hits.Swap(0), l.nchecked.Swap(0), l.npartial.Swap(0), l.nimported.Swap(0), tList.Round(time.Millisecond), tParse.Round(time.Millisecond),
 		(time.Since(start) - tList - tParse).Round(time.Millisecond))
+}
+
+// skeleton is the part of a unit's graph that go list's answer alone
+// decides: the packages, the generated test mains left out, in the order
+// of their IDs, with each one's Go files and sorted import paths. A
+// resident chain keeps it while the answer is shared (ResultMemo): it was
+// a twentieth of a hugo edit's CPU, all of it spent on the critical path.
+type skeleton struct {
+	pkgs     []*packages.Package
+	goFiles  [][]string // see packageFiles
+	impPaths [][]string // pkg.Imports' paths, sorted
+}
+
+func newSkeleton(roots []*packages.Package) *skeleton {
+	// The generated test mains are left out, and so is what only they
+	// import (testing's closure, in a module whose tests import nothing).
+	isTestMain := func(p *packages.Package) bool {
+		return p.Name == "main" && strings.HasSuffix(p.ID, ".test") && p.ForTest == ""
+	}
+	sk := &skeleton{}
+	packages.Visit(roots, func(p *packages.Package) bool { return !isTestMain(p) }, func(p *packages.Package) {
+		sk.pkgs = append(sk.pkgs, p)
+	})
+	sort.Slice(sk.pkgs, func(i, j int) bool { return sk.pkgs[i].ID < sk.pkgs[j].ID })
+	sk.goFiles = make([][]string, len(sk.pkgs))
+	sk.impPaths = make([][]string, len(sk.pkgs))
+	for i, p := range sk.pkgs {
+		sk.goFiles[i], sk.impPaths[i] = packageFiles(p), sortedKeys(p.Imports)
+	}
+	return sk
 }
 
 // variantRank orders the packages a file appears in: its package's own

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 
+	"golang.org/x/tools/go/packages"
+
 	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 )
@@ -32,6 +34,43 @@ type ResultMemo struct {
 	hits int // results reused, since the memo was made (tests)
 
 	listings typecache.ListingMemo
+
+	// The skeletons of the units' graphs, by the first root of the
+	// listing they were made from: a listing shared through listings
+	// gives the same packages, and so the same skeleton. Those no load
+	// used since the last sweep are dropped with the results.
+	skelMu   sync.Mutex
+	skels    map[*packages.Package]*skeleton
+	skelUsed map[*packages.Package]bool
+	skelHits int // skeletons reused, since the memo was made (tests)
+}
+
+// skeleton returns the skeleton kept for the listing roots, or nil.
+func (rm *ResultMemo) skeleton(roots []*packages.Package) *skeleton {
+	if rm == nil || len(roots) == 0 {
+		return nil
+	}
+	rm.skelMu.Lock()
+	defer rm.skelMu.Unlock()
+	sk := rm.skels[roots[0]]
+	if sk != nil {
+		rm.skelUsed[roots[0]] = true
+		rm.skelHits++
+	}
+	return sk
+}
+
+// keepSkeleton keeps the skeleton made from the listing roots.
+func (rm *ResultMemo) keepSkeleton(roots []*packages.Package, sk *skeleton) {
+	if rm == nil || len(roots) == 0 {
+		return
+	}
+	rm.skelMu.Lock()
+	defer rm.skelMu.Unlock()
+	if rm.skels == nil {
+		rm.skels, rm.skelUsed = map[*packages.Package]*skeleton{}, map[*packages.Package]bool{}
+	}
+	rm.skels[roots[0]], rm.skelUsed[roots[0]] = sk, true
 }
 
 // listingMemo is where the loads sharing rm keep go list's answers
@@ -94,4 +133,12 @@ func (rm *ResultMemo) sweep() {
 		}
 	}
 	clear(rm.used)
+	rm.skelMu.Lock()
+	for p := range rm.skels {
+		if !rm.skelUsed[p] {
+			delete(rm.skels, p)
+		}
+	}
+	clear(rm.skelUsed)
+	rm.skelMu.Unlock()
 }
