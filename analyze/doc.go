@@ -28,5 +28,8 @@
 // [Classify] puts each path in a [Category] (source, test, generated,
 // vendored, example); [ReadSource] reads a file under a root with the limits
 // that keep hostile trees harmless (size cap, binary refusal, no escape from
-// the root through "..", absolute paths or symlinks).
+// the root through "..", absolute paths or symlinks). [ListFiles] walks a
+// tree for its source files; [Walks] keeps such walks between the loads of
+// a caller that knows when the tree's entries may have changed (a resident
+// session).
 package analyze

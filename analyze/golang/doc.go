@@ -49,7 +49,9 @@
 // data rather than its full check, which is dropped once the package is
 // extracted: the objects and scopes of its function bodies do not live as
 // long as its dependents. [Options.Results] keeps decoded results from one
-// load to the next (a resident session's [ResultMemo]).
+// load to the next (a resident session's [ResultMemo]), with go list's
+// decoded answer and the package graph's skeleton made from it while that
+// answer is reused; [Options.Walks] keeps the walks of the tree.
 //
 // # Reuse across loads
 //
