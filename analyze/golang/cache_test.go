@@ -441,20 +441,28 @@ func sameAsUncached(t *testing.T, root string, got *analyze.Facts, what string) 
 // again (an import added), the graph is that of the new answer.
 func TestSkeletonReuse(t *testing.T) {
 	root := t.TempDir()
-	for rel, text := range map[string]string{
-		"go.mod":       "module example.com/m\n\ngo 1.22\n",
-		"a/a.go":       "package a\n\n// Name cleans a name.\nfunc Name(s string) string { return s }\n",
-		"b/b.go":       "package b\n\n// Twice doubles a name.\nfunc Twice(s string) string { return s + s }\n",
-		"user/user.go": "package user\n\nimport \"example.com/m/a\"\n\n// Use calls a.\nfunc Use() string { return a.Name(\"x\") }\n",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeArchive(t, root, txtar.Parse([]byte(`-- go.mod --
+module example.com/m
+
+go 1.22
+-- a/a.go --
+package a
+
+// Name cleans a name.
+func Name(s string) string { return s }
+-- b/b.go --
+package b
+
+// Twice doubles a name.
+func Twice(s string) string { return s + s }
+-- user/user.go --
+package user
+
+import "example.com/m/a"
+
+// Use calls a.
+func Use() string { return a.Name("x") }
+`)))
 	c := &memCache{m: map[index.Key][]byte{}}
 	rm := NewResultMemo()
 	load := func(what string, wantReuse bool) {
