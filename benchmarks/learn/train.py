@@ -222,15 +222,8 @@ def load_baseline(path, names):
     cols = [names.index(f) for f in m["features"]]
     bias = float(m.get("bias", 0.0))
     if m["kind"] == "linear":
-        w = np.array(m["weights"], dtype=np.float64)
-        mean = np.array(m["mean"], dtype=np.float64)
-        scale = np.array(m["scale"], dtype=np.float64)
-
-        def margins(rec):
-            if len(rec["y"]) == 0:
-                return np.zeros(0)
-            return bias + ((rec["X"][:, cols].astype(np.float64) - mean) / scale) @ w
-        return margins
+        lin = {k: np.array(m[f], dtype=np.float64) for k, f in (("w", "weights"), ("mean", "mean"), ("scale", "scale"))}
+        return lambda rec: bias + predict_linear(lin, {"y": rec["y"], "X": rec["X"][:, cols]})
     trees = [tuple(np.array(t[k], dtype=dt) for k, dt in
                    (("f", np.int64), ("t", np.float32), ("l", np.int64), ("r", np.int64), ("v", np.float64)))
              for t in m["trees"]]
