@@ -28,6 +28,8 @@ type builder struct {
 	shown  []*bitem // files in output order: order, or the reading order (File.ReadAt)
 	notes  []string // request notes, then files that could not be read
 	level  frameLevel
+	// priming is Prime's: lookups in the memos are not counted.
+	priming bool
 }
 
 // frameLevel is how much of the frame a document keeps when the budget is
@@ -64,27 +66,9 @@ const minTruncTokens = 12
 // context; files that cannot be read are reported in the notes and get at
 // most a summary line.
 func Build(ctx context.Context, req Request) (*Result, error) {
-	if req.Budget <= 0 {
-		return nil, fmt.Errorf("budget %d: %w: give a positive number of tokens", req.Budget, ErrBudgetTooSmall)
-	}
-	fm, err := formatterFor(req.Format)
+	b, err := newBuilder(req)
 	if err != nil {
 		return nil, err
-	}
-	counter := req.Counter
-	if counter == nil {
-		if counter, err = tokenize.New(""); err != nil {
-			return nil, err
-		}
-	}
-	b := &builder{req: req, counter: counter, fm: fm, weights: fileWeights(req.Files)}
-	switch {
-	case req.Options.ContextLines < 0:
-		b.ctxLines = 0
-	case req.Options.ContextLines == 0:
-		b.ctxLines = DefaultContextLines
-	default:
-		b.ctxLines = req.Options.ContextLines
 	}
 	if err := b.prepare(ctx); err != nil {
 		return nil, err
@@ -107,6 +91,33 @@ func Build(ctx context.Context, req Request) (*Result, error) {
 	}
 	b.shown = readingOrder(b.order, b.req.Files)
 	return b.assemble(ctx)
+}
+
+// newBuilder checks req and sets up its assembly.
+func newBuilder(req Request) (*builder, error) {
+	if req.Budget <= 0 {
+		return nil, fmt.Errorf("budget %d: %w: give a positive number of tokens", req.Budget, ErrBudgetTooSmall)
+	}
+	fm, err := formatterFor(req.Format)
+	if err != nil {
+		return nil, err
+	}
+	counter := req.Counter
+	if counter == nil {
+		if counter, err = tokenize.New(""); err != nil {
+			return nil, err
+		}
+	}
+	b := &builder{req: req, counter: counter, fm: fm, weights: fileWeights(req.Files)}
+	switch {
+	case req.Options.ContextLines < 0:
+		b.ctxLines = 0
+	case req.Options.ContextLines == 0:
+		b.ctxLines = DefaultContextLines
+	default:
+		b.ctxLines = req.Options.ContextLines
+	}
+	return b, nil
 }
 
 // assemble picks the richest frame that fits, plans the items into what

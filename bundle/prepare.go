@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/tokenize"
 )
 
 // Value of each rung as a share of a file's weight. Spans hold most of
@@ -257,7 +258,7 @@ func (b *builder) prepareFile(ctx context.Context, it *bitem) {
 	var skelNames []string
 	if lang == analyze.LangGo {
 		var ok bool
-		if skel, skelNames, ok = goSkeleton(src.text); !ok {
+		if skel, skelNames, ok = memoGoSkeleton(src.text, !b.priming); !ok {
 			skel, skelNames = symbolSkeleton(src, f.Symbols)
 		}
 	} else if isSpanLang(lang) {
@@ -385,7 +386,44 @@ func (b *builder) renderSpans(it *bitem, r Rung, content string, ranges []lineRa
 	} else {
 		text = b.fm.file(&sec)
 	}
-	return bopt{rung: r, trunc: trunc, sec: sec, text: text, cost: b.counter.Count(text)}
+	lo, hi := contentIn(b.req.Format, text, content)
+	return bopt{rung: r, trunc: trunc, sec: sec, text: text, cost: tokenize.CountAround(b.counter, text, lo, hi)}
+}
+
+// contentIn returns where a section's text holds its content: escaped as
+// the last value of the object in JSON, in CDATA in XML (where a "]]>"
+// splits it in two sections), as it is in the other formats (the last
+// copy: only a fence follows it). (-1, -1) when there is none. The count
+// of the text is the same wherever it says: it only lets the counter
+// find the content's count again under another header
+// (tokenize.CountAround).
+func contentIn(f Format, text, content string) (lo, hi int) {
+	if content == "" {
+		return -1, -1
+	}
+	switch f {
+	case JSON:
+		const key, end = `"content":"`, `"},` + "\n"
+		i := strings.Index(text, key)
+		if i < 0 || !strings.HasSuffix(text, end) || i+len(key) > len(text)-len(end) {
+			return -1, -1
+		}
+		return i + len(key), len(text) - len(end)
+	case XML:
+		// Attribute values escape "<", so the first CDATA opens the
+		// content, and the last "]]>" closes it.
+		const open, end = "<![CDATA[", "]]>"
+		i, j := strings.Index(text, open), strings.LastIndex(text, end)
+		if i < 0 || j < i+len(open) {
+			return -1, -1
+		}
+		return i + len(open), j
+	}
+	i := strings.LastIndex(text, content)
+	if i < 0 {
+		return -1, -1
+	}
+	return i, i + len(content)
 }
 
 // maxSummaryNames caps the symbol names of a summary line.

@@ -26,8 +26,14 @@ const bigLiteralLines = 4
 // of the top-level declarations (methods as Type.Method). ok is false when
 // the file does not parse; callers fall back to the symbol skeleton.
 func goSkeleton(src string) (skel string, names []string, ok bool) {
-	key := skeletonKey(src)
-	if e, hit := skeletons.get(key); hit {
+	return memoGoSkeleton(src, true)
+}
+
+// memoGoSkeleton is goSkeleton, whose lookup in the memo counts in
+// SkeletonMemoStats only when counted (Prime's do not).
+func memoGoSkeleton(src string, counted bool) (skel string, names []string, ok bool) {
+	key := keyOfText(src)
+	if e, hit := skeletons.get(key, counted); hit {
 		return e.skel, e.names, e.ok
 	}
 	skel, names, ok = buildGoSkeleton(src)

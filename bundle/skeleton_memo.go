@@ -9,11 +9,13 @@ import (
 // Skeletons are a pure function of a file's text, and a process that
 // answers many queries (ctxexpand serve) builds the same ones again and
 // again: parsing the Go files of a bundle's candidates cost about a tenth
-// of a query's CPU on hugo. The memo keeps the most recent ones, keyed by
-// the text's hash and length (a false hit needs both 64-bit hashes and
-// the length to collide).
+// of a query's CPU on hugo. So are a Go file's import lines, which every
+// spans option of the file shows (spansView), parsed once more each
+// time: another 3 ms of a query there. Each memo keeps the most recent
+// results, keyed by the text's hash and length (a false hit needs both
+// 64-bit hashes and the length to collide).
 
-const skeletonMemoSize = 4096
+const textMemoSize = 4096
 
 type skeletonEntry struct {
 	skel  string
@@ -21,44 +23,52 @@ type skeletonEntry struct {
 	ok    bool
 }
 
-type skeletonMemoKey struct {
+type textKey struct {
 	h1, h2 uint64
 	n      int
 }
 
-var skeletonSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+var textSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
-func skeletonKey(src string) skeletonMemoKey {
-	return skeletonMemoKey{maphash.String(skeletonSeeds[0], src), maphash.String(skeletonSeeds[1], src), len(src)}
+func keyOfText(src string) textKey {
+	return textKey{maphash.String(textSeeds[0], src), maphash.String(textSeeds[1], src), len(src)}
 }
 
-// skeletonMemo is a bounded map; when full it forgets everything (queries
-// refill what they use).
-type skeletonMemo struct {
+// textMemo is a bounded map from texts to what is made of them; when full
+// it forgets everything (queries refill what they use). Its values are
+// shared: callers must not change them.
+type textMemo[V any] struct {
 	mu           sync.Mutex
-	m            map[skeletonMemoKey]skeletonEntry
+	m            map[textKey]V
 	hits, misses atomic.Uint64
 }
 
-var skeletons skeletonMemo
+var (
+	skeletons textMemo[skeletonEntry]
+	goImports textMemo[[]lineRange]
+)
 
-func (c *skeletonMemo) get(k skeletonMemoKey) (skeletonEntry, bool) {
+// get looks k up; counted says whether the lookup counts in the memo's
+// figures (Prime's do not).
+func (c *textMemo[V]) get(k textKey, counted bool) (V, bool) {
 	c.mu.Lock()
 	e, ok := c.m[k]
 	c.mu.Unlock()
-	if ok {
+	switch {
+	case !counted:
+	case ok:
 		c.hits.Add(1)
-	} else {
+	default:
 		c.misses.Add(1)
 	}
 	return e, ok
 }
 
-func (c *skeletonMemo) put(k skeletonMemoKey, e skeletonEntry) {
+func (c *textMemo[V]) put(k textKey, e V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= skeletonMemoSize {
-		c.m = make(map[skeletonMemoKey]skeletonEntry)
+	if c.m == nil || len(c.m) >= textMemoSize {
+		c.m = make(map[textKey]V)
 	}
 	c.m[k] = e
 }

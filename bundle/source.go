@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 )
@@ -22,6 +23,9 @@ type srcFile struct {
 	offs   []int    // byte offset of each line's start
 	lang   analyze.Lang
 	masked string // text with comments and literals blanked; see mask
+
+	importsOnce sync.Once
+	imports     []lineRange // importRanges
 }
 
 func newSrc(data []byte, lang analyze.Lang) *srcFile {
@@ -171,10 +175,23 @@ func formatRanges(rs []lineRange) string {
 // importRanges returns the lines that declare the file's package and
 // imports: the package clause and import declarations in Go; use, extern
 // crate and out-of-line mod declarations at the top level in Rust.
+// They are found once per file and, for Go, once per text in the
+// process (goImports); callers must not change them.
 func (s *srcFile) importRanges() []lineRange {
+	s.importsOnce.Do(func() { s.imports = s.findImportRanges() })
+	return s.imports
+}
+
+func (s *srcFile) findImportRanges() []lineRange {
 	switch s.lang {
 	case analyze.LangGo:
-		return s.goImportRanges()
+		k := keyOfText(s.text)
+		if rs, ok := goImports.get(k, false); ok {
+			return rs
+		}
+		rs := s.goImportRanges()
+		goImports.put(k, rs)
+		return rs
 	case analyze.LangRust:
 		return s.rustImportRanges()
 	case analyze.LangTypeScript, analyze.LangJavaScript, analyze.LangPython:

@@ -11,20 +11,40 @@ import (
 	"github.com/ctxexpand/ctxexpand/tokenize"
 )
 
-// counters keeps one token counter per tokenizer name for the life of the
-// process, so that the per-content count cache is shared across queries.
-var counters sync.Map // name → tokenize.Counter
+// counters keeps one token counter per tokenizer for the life of the
+// process, so that the per-content count cache is shared across queries:
+// by the name and margin asked for, and by the counter's own name, which
+// two spellings of one tokenizer ("", "o200k", "o200k_base") share.
+var counters sync.Map // name*margin or "="+Counter.Name() → tokenize.Counter
+
+// counterCacheSize is how many chunk counts an engine's counter keeps
+// (tokenize.WithCacheSize): four times the package's default, room for
+// the text of a tree of about 20 MB counted as it is and escaped, which
+// a server primes (prime.go). The cache grows only as it fills.
+const counterCacheSize = 4 * tokenize.DefaultCacheSize
+
+// CounterName is the name of the counter a request's Tokenizer and
+// TokenMargin select (tokenize.Counter.Name): the same for every
+// spelling of one tokenizer.
+func CounterName(tokenizer string, margin float64) (string, error) {
+	c, err := counterFor(tokenizer, margin)
+	if err != nil {
+		return "", err
+	}
+	return c.Name(), nil
+}
 
 func counterFor(name string, margin float64) (tokenize.Counter, error) {
 	key := fmt.Sprintf("%s*%g", name, margin)
 	if c, ok := counters.Load(key); ok {
 		return c.(tokenize.Counter), nil
 	}
-	c, err := tokenize.New(name, tokenize.WithMargin(margin))
+	c, err := tokenize.New(name, tokenize.WithMargin(margin), tokenize.WithCacheSize(counterCacheSize))
 	if err != nil {
 		return nil, err
 	}
-	actual, _ := counters.LoadOrStore(key, c)
+	actual, _ := counters.LoadOrStore("="+c.Name(), c)
+	counters.Store(key, actual)
 	return actual.(tokenize.Counter), nil
 }
 
@@ -93,14 +113,7 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 		for _, sp := range f.Spans {
 			bf.Spans = append(bf.Spans, bundle.Span{Start: sp.Start, End: sp.End, Symbol: sp.Symbol, Rank: sp.Rank})
 		}
-		for _, sid := range s.Facts.SymbolsIn(f.File) {
-			sym := &s.Facts.Symbols[sid]
-			bf.Symbols = append(bf.Symbols, bundle.Symbol{
-				Name: sym.Name, Container: sym.Container, Kind: sym.Kind.String(),
-				Start: sym.Start, End: sym.End, DeclLine: sym.DeclLine,
-				Signature: sym.Signature, Doc: sym.Doc,
-			})
-		}
+		bf.Symbols = s.bundleSymbols(f.File)
 		br.Files = append(br.Files, bf)
 	}
 	if out.Partial {
@@ -109,6 +122,20 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 	}
 	br.Notes = append(br.Notes, out.Notes...)
 	return br, nil
+}
+
+// bundleSymbols are a file's symbols as the bundle shows them.
+func (s *Session) bundleSymbols(file analyze.FileID) []bundle.Symbol {
+	var out []bundle.Symbol
+	for _, sid := range s.Facts.SymbolsIn(file) {
+		sym := &s.Facts.Symbols[sid]
+		out = append(out, bundle.Symbol{
+			Name: sym.Name, Container: sym.Container, Kind: sym.Kind.String(),
+			Start: sym.Start, End: sym.End, DeclLine: sym.DeclLine,
+			Signature: sym.Signature, Doc: sym.Doc,
+		})
+	}
+	return out
 }
 
 // reviewCompanions is how many tests of the files under review a review's

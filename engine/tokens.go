@@ -36,6 +36,12 @@ type persistentCounter struct {
 
 func (c *persistentCounter) Name() string { return c.inner.Name() }
 
+// AddsUp says the counts add up as the inner counter's do: the bundle
+// then counts a file's text apart from the header of its section
+// (tokenize.CountAround), and the pack keeps that count for the next run
+// to find under any header.
+func (c *persistentCounter) AddsUp() bool { return tokenize.Additive(c.inner) }
+
 func (c *persistentCounter) Count(s string) int {
 	if len(s) < minPersistedText {
 		return c.inner.Count(s)

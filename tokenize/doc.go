@@ -89,4 +89,15 @@
 // callers that build text from blocks ending in a line break and starting
 // with such a character can add block counts exactly. The estimate is
 // additive at every line break by construction.
+//
+// A bundle counts each file's section, whose header (a score, reasons)
+// differs from query to query around the same code. [CountAround] counts
+// such a text in three parts, split at the first and the last seam
+// inside the code, when the counter adds up ([AddsUp]: the exact
+// encodings and the estimate, bare or through a [Memo]; not a calibrated
+// counter, which rounds each count up): the middle part is the same text
+// under any header, so a Memo finds its count with one lookup, where the
+// chunk cache would hash every group of it. [Memo.WrapUncounted] lets a
+// server count ahead of its queries without its lookups in the queries'
+// hit rate.
 package tokenize

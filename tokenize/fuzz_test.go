@@ -74,3 +74,48 @@ func FuzzNew(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCountAround holds CountAround to the count of the whole text
+// made in one piece (the codec's, for the exact encodings, whose own
+// Count splits at seams too), for counters that add up, bare and through
+// a Memo, and for a calibrated one, wherever the inner text lies.
+func FuzzCountAround(f *testing.F) {
+	f.Add("{\"path\":\"a.go\",\"content\":\"package a\\n\\nfunc F() {\\n\\treturn\\n}\\n\"},\n", uint(26), uint(60))
+	f.Add("## a.go\n\n```go\npackage a\n\n// doc\nfunc F() {}\n  \nvar x = 1\n```\n", uint(15), uint(62))
+	f.Add("x\n\u3000\u3000\ny\nz\nw\n", uint(0), uint(7))
+	type subject struct {
+		c     Counter
+		whole func(string) int
+	}
+	var subjects []subject
+	for _, name := range []string{"o200k", "cl100k", "estimate", "claude"} {
+		c, err := New(name, WithCacheSize(64))
+		if err != nil {
+			f.Fatal(err)
+		}
+		whole := c.Count
+		if b, ok := c.(*bpe); ok {
+			whole = func(s string) int { n, _ := b.codec.Count(s); return n }
+		}
+		subjects = append(subjects, subject{c, whole}, subject{NewMemo(64).Wrap(c), whole})
+	}
+	Preload("o200k", "cl100k")
+	f.Fuzz(func(t *testing.T, s string, lo, hi uint) {
+		if len(s) > 4096 {
+			return
+		}
+		// Inner texts shorter than MinMemoText are counted whole: make
+		// the text long enough to have longer ones.
+		for len(s) > 0 && len(s) < 4*MinMemoText {
+			s += s
+		}
+		n := uint(len(s))
+		lo %= n + 1
+		hi = lo + hi%(n-lo+1)
+		for _, sub := range subjects {
+			if got, want := CountAround(sub.c, s, int(lo), int(hi)), sub.whole(s); got != want {
+				t.Fatalf("%s: CountAround(%q, %d, %d) = %d, whole %d", sub.c.Name(), s, lo, hi, got, want)
+			}
+		}
+	})
+}

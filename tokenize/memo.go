@@ -113,6 +113,20 @@ func (m *Memo) Wrap(c Counter) Counter {
 	return w
 }
 
+// WrapUncounted is Wrap for a caller that counts ahead of queries (a
+// server priming its caches in idle time): the same entries, but its
+// lookups are neither hits nor misses in Stats, which stay the queries'
+// own.
+func (m *Memo) WrapUncounted(c Counter) Counter {
+	w, ok := m.Wrap(c).(*memoCounter)
+	if !ok {
+		return c
+	}
+	q := *w
+	q.uncounted = true
+	return &q
+}
+
 // Stats returns the memo's figures.
 func (m *Memo) Stats() MemoStats {
 	if m == nil {
@@ -165,9 +179,10 @@ func (m *Memo) putLocked(sh *memoShard, k memoKey, n int32) {
 
 // memoCounter is a counter wrapped by a memo.
 type memoCounter struct {
-	memo  *Memo
-	inner Counter
-	id    uint32
+	memo      *Memo
+	inner     Counter
+	id        uint32
+	uncounted bool // WrapUncounted's: lookups stay out of Stats
 }
 
 func (c *memoCounter) Name() string { return c.inner.Name() }
@@ -178,12 +193,18 @@ func (c *memoCounter) Count(s string) int {
 	}
 	m := c.memo
 	k := memoKey{h1: maphash.String(m.seed1, s), h2: maphash.String(m.seed2, s), nc: uint64(len(s))<<memoCounterBits | uint64(c.id)}
-	if n, ok := m.get(k); ok {
+	n, ok := m.get(k)
+	switch {
+	case c.uncounted:
+	case ok:
 		m.hits.Add(1)
+	default:
+		m.misses.Add(1)
+	}
+	if ok {
 		return n
 	}
-	m.misses.Add(1)
-	n := c.inner.Count(s)
+	n = c.inner.Count(s)
 	m.put(k, n)
 	return n
 }

@@ -71,9 +71,17 @@
 // through (engine.LoadOptions.TokenMemo): the token counts of the texts
 // a query renders stay from query to query and across generations, so a
 // warm query (one asked before, or one showing the same files) counts
-// little. [Repo.Status] carries [Figures]: the memo's hits and misses,
+// little. What a first-time query would count is mostly counted before
+// it: once a generation is ready, the Repo primes its files in idle time
+// (engine.Session.Prime: every file's sections rendered and counted as a
+// bundle would, its Go skeleton built), pausing while queries run and
+// stopping when an update starts; the caches are keyed by content, so
+// the next generation's priming finds what an edit left alone.
+// [Options.NoPrime] turns it off. [Repo.Status] carries [Figures]: the
+// memo's hits and misses (queries' only; priming's lookups stay out),
 // the time from a change being noticed to its generation being ready
 // (percentiles over the last [WindowSize] edits, kept in a [Window]), and
-// how many files the last update analysed again; their JSON form is the
+// how many files the last update analysed again, and what the last
+// priming prepared; their JSON form is the
 // one serve --status carries. [RSS] is the process's resident memory.
 package resident

@@ -1,6 +1,7 @@
 package resident
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -50,6 +51,12 @@ type Figures struct {
 	// generation holds.
 	Reanalysed int `json:"reanalysed,omitempty"`
 	Files      int `json:"files,omitempty"`
+	// Primed is how many files of generation PrimedGen the last priming
+	// that finished prepared for queries in idle time (prime.go), and
+	// PrimeTook how long it took, its pauses for queries included.
+	Primed    int           `json:"primed,omitempty"`
+	PrimedGen uint64        `json:"primed_gen,omitempty"`
+	PrimeTook time.Duration `json:"prime_took,omitempty"`
 }
 
 // TokenHitRate is the share of the token memo's lookups that found the
@@ -70,6 +77,12 @@ type figures struct {
 	edits      Window
 	reanalysed atomic.Int64
 	files      atomic.Int64
+	figMu      sync.Mutex // guards primeFig
+	primeFig   struct {
+		files int
+		gen   uint64
+		took  time.Duration
+	}
 }
 
 func (f *figures) report() Figures {
@@ -77,6 +90,9 @@ func (f *figures) report() Figures {
 	out := Figures{TokenHits: tok.Hits, TokenMisses: tok.Misses, TokenEntries: tok.Entries,
 		SkeletonHits: skel.Hits, SkeletonMisses: skel.Misses, SkeletonEntries: skel.Entries,
 		Reanalysed: int(f.reanalysed.Load()), Files: int(f.files.Load())}
+	f.figMu.Lock()
+	out.Primed, out.PrimedGen, out.PrimeTook = f.primeFig.files, f.primeFig.gen, f.primeFig.took
+	f.figMu.Unlock()
 	out.Edits, out.EditP50, out.EditP95, out.EditP99 = f.edits.Percentiles()
 	out.EditTotal = f.edits.Sum()
 	return out

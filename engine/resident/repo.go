@@ -44,6 +44,10 @@ type Options struct {
 	Open   func(ctx context.Context, root string, opt engine.LoadOptions) (*engine.Session, error)
 	Reopen func(ctx context.Context, prev *engine.Session, opt engine.LoadOptions, ch engine.Changes) (*engine.Session, error)
 
+	// NoPrime turns off the priming of each generation's files for
+	// queries in idle time (prime.go).
+	NoPrime bool
+
 	// TokenMemoSize is how many token counts of whole texts the engine
 	// keeps across queries and generations (figures.go); 0 means
 	// tokenize.DefaultMemoSize, negative none.
@@ -124,6 +128,11 @@ type Repo struct {
 	lastAccess time.Time
 
 	figures // what status reports show (figures.go)
+
+	queries     gate // queries under way, which priming waits for (prime.go)
+	primeMu     sync.Mutex
+	primeCancel context.CancelFunc // ends the priming under way
+	primeTok    primeTokens        // the tokenizer of the last query
 
 	kick    chan struct{}
 	done    chan struct{}
@@ -300,6 +309,8 @@ func (r *Repo) Query(ctx context.Context, req engine.Request) (*engine.Output, *
 // changes before the call are applied (a configuration change among
 // them): its error, if any, is the answer.
 func (r *Repo) QueryChecked(ctx context.Context, req engine.Request, check func() error) (*engine.Output, *Snapshot, error) {
+	r.queries.enter()
+	defer r.queries.leave()
 	var out *engine.Output
 	snap, err := r.Use(ctx, func(s *Snapshot) error {
 		if check != nil {
@@ -311,6 +322,9 @@ func (r *Repo) QueryChecked(ctx context.Context, req engine.Request, check func(
 		out, err = s.Session.Query(ctx, req)
 		return err
 	})
+	if err == nil {
+		r.notePrimeTokens(req)
+	}
 	return out, snap, err
 }
 
@@ -409,6 +423,7 @@ func (r *Repo) update() {
 		r.publish(nil, seq)
 		return
 	}
+	r.stopPriming() // the update takes the cores
 	start := time.Now()
 	if b.rules {
 		if err := r.reconfigure(); err != nil {
@@ -446,6 +461,7 @@ func (r *Repo) update() {
 	r.opts.Logf("generation %d: %s in %v (%s)", gen, what, snap.Took.Round(time.Millisecond), s.Facts.Summary())
 	r.recordUpdate(cur, snap, b.rules, noticed) // before a query can see it
 	r.publish(snap, seq)
+	r.startPriming(snap)
 	select {
 	case r.persist <- struct{}{}:
 	default:

@@ -192,6 +192,9 @@ func (o *serveOptions) status(ctx context.Context, io *IO, root string, paths se
 		if f.Files > 0 {
 			fmt.Fprintf(w, "last update: %d of %d files analysed again\n", f.Reanalysed, f.Files)
 		}
+		if f.PrimedGen > 0 {
+			fmt.Fprintf(w, "primed: %d files of generation %d for queries, in %v\n", f.Primed, f.PrimedGen, f.PrimeTook.Round(time.Millisecond))
+		}
 	}
 	if st.Error != "" {
 		fmt.Fprintf(w, "last error: %s\n", st.Error)

@@ -12,6 +12,7 @@ type figureCollector struct {
 	eng                                                  *resident.Repo
 	hits, misses, entries, hitRate, edits, reanal, files *prometheus.Desc
 	skelHits, skelMisses, skelEntries                    *prometheus.Desc
+	primed, primeSecs                                    *prometheus.Desc
 }
 
 func newFigureCollector(eng *resident.Repo) *figureCollector {
@@ -28,11 +29,13 @@ func newFigureCollector(eng *resident.Repo) *figureCollector {
 		skelHits:    d("ctxexpand_skeleton_memo_hits_total", "Go skeletons (a file's skeleton rung) found in the process's memo."),
 		skelMisses:  d("ctxexpand_skeleton_memo_misses_total", "Go skeletons not found in the memo, built and added."),
 		skelEntries: d("ctxexpand_skeleton_memo_entries", "Go skeletons the memo holds."),
+		primed:      d("ctxexpand_primed_files", "Files the last finished priming prepared for queries in idle time."),
+		primeSecs:   d("ctxexpand_prime_seconds", "How long the last finished priming took, its pauses for queries included."),
 	}
 }
 
 func (c *figureCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.hits, c.misses, c.entries, c.hitRate, c.edits, c.reanal, c.files, c.skelHits, c.skelMisses, c.skelEntries} {
+	for _, d := range []*prometheus.Desc{c.hits, c.misses, c.entries, c.hitRate, c.edits, c.reanal, c.files, c.skelHits, c.skelMisses, c.skelEntries, c.primed, c.primeSecs} {
 		ch <- d
 	}
 }
@@ -53,4 +56,6 @@ func (c *figureCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.skelHits, prometheus.CounterValue, float64(f.SkeletonHits))
 	ch <- prometheus.MustNewConstMetric(c.skelMisses, prometheus.CounterValue, float64(f.SkeletonMisses))
 	ch <- prometheus.MustNewConstMetric(c.skelEntries, prometheus.GaugeValue, float64(f.SkeletonEntries))
+	ch <- prometheus.MustNewConstMetric(c.primed, prometheus.GaugeValue, float64(f.Primed))
+	ch <- prometheus.MustNewConstMetric(c.primeSecs, prometheus.GaugeValue, f.PrimeTook.Seconds())
 }

@@ -130,4 +130,15 @@ func TestMetricsMove(t *testing.T) {
 		f.Reanalysed != 1 || f.Files < 10 || stat.RSSBytes <= 0 {
 		t.Errorf("status: gen %d, queries %d, figures %+v, rss %d", stat.Gen, stat.Queries, *f, stat.RSSBytes)
 	}
+
+	// Priming runs in the background after each generation: once one
+	// has finished, both say so.
+	for f.PrimedGen == 0 {
+		time.Sleep(5 * time.Millisecond) // the suite's watchdog bounds the wait
+		f = rs.status(t).Figures
+	}
+	m = scrape(t, rs.metrics)
+	if f.Primed < 10 || m["ctxexpand_primed_files"] < 10 || m["ctxexpand_prime_seconds"] <= 0 {
+		t.Errorf("priming: status %d files of generation %d, metrics %v files in %v s", f.Primed, f.PrimedGen, m["ctxexpand_primed_files"], m["ctxexpand_prime_seconds"])
+	}
 }
