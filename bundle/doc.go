@@ -91,7 +91,8 @@
 // its content (tokenize.CountAround, where the format says the content
 // lies: escaped in JSON, in CDATA in XML), so that a counter that
 // remembers whole texts finds a file's code again under any header.
-// Go skeletons and import lines are kept per text for the process.
+// Go skeletons, import lines and a text's escaping as a JSON string are
+// kept per text for the process.
 // [Prime] prepares files as Build would, and keeps only what those
 // caches keep: a server primes its files in idle time, and its queries'
 // first sight of a file costs about what a second does.

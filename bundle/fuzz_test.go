@@ -91,3 +91,21 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// FuzzJSONSection holds a JSON section put together from a memoised
+// escaping of its content (withContent) to what marshalling the whole
+// object gives, for any content and reason, seen once or again.
+func FuzzJSONSection(f *testing.F) {
+	f.Add("package p\n\nfunc F() { return \"<a&b>\" }\n"+strings.Repeat("x := \"\\t\\u2028\"\n", 20), "seed: F")
+	f.Add("\xff\xfe bad \x00 bytes \u2028\u2029 and \"quotes\"\n", "")
+	f.Fuzz(func(t *testing.T, content, reason string) {
+		s := section{path: "a.go", lang: "go", score: 0.5, rung: RungFull, reasons: []string{reason}, content: content}
+		want := marshal(jsonFile{Path: s.path, Lang: s.lang, Score: roundScore(s.score), Included: true, Rung: s.rung.String(),
+			Lines: formatRanges(s.ranges), Reasons: s.reasons, Spans: []jsonSpan{}, Content: content}) + ",\n"
+		for range 2 { // the second time from the memo
+			if got := (jsonFormat{}).file(&s); got != want {
+				t.Fatalf("section\n%q\nwant\n%q", got, want)
+			}
+		}
+	})
+}

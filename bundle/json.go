@@ -119,17 +119,48 @@ func truncName(s *section) string {
 }
 
 func (jsonFormat) extra(s *section) string {
-	return marshal(jsonExtra{
+	return withContent(marshal(jsonExtra{
 		Kind: s.kind, Title: s.title, Included: s.rung > RungOmitted, Rung: s.rung.String(),
-		Truncated: truncName(s), Tokens: s.tokens, Content: s.content,
-	}) + ",\n"
+		Truncated: truncName(s), Tokens: s.tokens,
+	}), s.content) + ",\n"
+}
+
+// withContent returns obj, an object marshalled with an empty "content"
+// as its last value, with content there instead: what marshalling it
+// with content gives, byte for byte, its escaping kept per text for the
+// process (jsonString).
+func withContent(obj, content string) string {
+	const empty = `""}`
+	if content == "" || !strings.HasSuffix(obj, `"content":`+empty) {
+		return obj
+	}
+	return obj[:len(obj)-len(empty)] + jsonString(content) + "}"
+}
+
+// jsonString is marshal(s): s quoted and escaped as a JSON string. The
+// escaping of a text shown before is found in a memo (escaped): the
+// sections of a JSON bundle show the same files' code under other
+// headers query after query, and encoding it was a tenth of a warm
+// query's CPU.
+func jsonString(s string) string {
+	const minKept = 256 // shorter texts cost less to escape than to look up
+	if len(s) < minKept {
+		return marshal(s)
+	}
+	k := keyOfText(s)
+	if e, ok := escaped.get(k, false); ok {
+		return e
+	}
+	e := marshal(s)
+	escaped.put(k, e)
+	return e
 }
 
 func (jsonFormat) file(s *section) string {
 	f := jsonFile{
 		Path: s.path, Lang: s.lang, Category: s.category, Explicit: s.explicit, Score: roundScore(s.score),
 		Included: s.rung > RungOmitted, Rung: s.rung.String(), Truncated: truncName(s), Tokens: s.tokens,
-		Lines: formatRanges(s.ranges), Reasons: s.reasons, Spans: []jsonSpan{}, Content: s.content,
+		Lines: formatRanges(s.ranges), Reasons: s.reasons, Spans: []jsonSpan{},
 	}
 	if s.rung == RungOmitted {
 		f.Need = s.need
@@ -140,7 +171,7 @@ func (jsonFormat) file(s *section) string {
 	for _, sp := range s.spans {
 		f.Spans = append(f.Spans, jsonSpan{sp.Start, sp.End, sp.Symbol})
 	}
-	return marshal(f) + ",\n"
+	return withContent(marshal(f), s.content) + ",\n"
 }
 
 // listing is an omitted file's element: compact, since every omitted file

@@ -11,9 +11,10 @@ import (
 // again: parsing the Go files of a bundle's candidates cost about a tenth
 // of a query's CPU on hugo. So are a Go file's import lines, which every
 // spans option of the file shows (spansView), parsed once more each
-// time: another 3 ms of a query there. Each memo keeps the most recent
-// results, keyed by the text's hash and length (a false hit needs both
-// 64-bit hashes and the length to collide).
+// time: another 3 ms of a query there. So is a text's escaping as a JSON
+// string, which the sections of a JSON bundle repeat under other headers.
+// Each memo keeps the most recent results, keyed by the text's hash and
+// length (a false hit needs both 64-bit hashes and the length to collide).
 
 const textMemoSize = 4096
 
@@ -34,18 +35,25 @@ func keyOfText(src string) textKey {
 	return textKey{maphash.String(textSeeds[0], src), maphash.String(textSeeds[1], src), len(src)}
 }
 
-// textMemo is a bounded map from texts to what is made of them; when full
-// it forgets everything (queries refill what they use). Its values are
-// shared: callers must not change them.
+// textMemo is a bounded map from texts to what is made of them: at most
+// textMemoSize entries and, when weigh is set, maxBytes of their weights;
+// when full it forgets everything (queries refill what they use). Its
+// values are shared: callers must not change them.
 type textMemo[V any] struct {
 	mu           sync.Mutex
 	m            map[textKey]V
+	bytes        int
+	maxBytes     int
+	weigh        func(V) int
 	hits, misses atomic.Uint64
 }
 
 var (
 	skeletons textMemo[skeletonEntry]
 	goImports textMemo[[]lineRange]
+	// escaped holds texts as JSON strings (jsonString): the sections of
+	// a JSON bundle show the same files' code query after query.
+	escaped = textMemo[string]{maxBytes: 32 << 20, weigh: func(s string) int { return len(s) }}
 )
 
 // get looks k up; counted says whether the lookup counts in the memo's
@@ -67,8 +75,16 @@ func (c *textMemo[V]) get(k textKey, counted bool) (V, bool) {
 func (c *textMemo[V]) put(k textKey, e V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= textMemoSize {
+	w := 0
+	if c.weigh != nil {
+		w = c.weigh(e)
+	}
+	if c.m == nil || len(c.m) >= textMemoSize || c.bytes+w > c.maxBytes && c.weigh != nil {
 		c.m = make(map[textKey]V)
+		c.bytes = 0
+	}
+	if _, ok := c.m[k]; !ok {
+		c.bytes += w
 	}
 	c.m[k] = e
 }

@@ -1,6 +1,8 @@
 package expand
 
 import (
+	"slices"
+	"cmp"
 	"math"
 	"path"
 	"sort"
@@ -489,11 +491,8 @@ func topFiles(vals []float64, k int) []analyze.FileID {
 			idx = append(idx, analyze.FileID(i))
 		}
 	}
-	sort.Slice(idx, func(a, b int) bool {
-		if vals[idx[a]] != vals[idx[b]] {
-			return vals[idx[a]] > vals[idx[b]]
-		}
-		return idx[a] < idx[b]
+	slices.SortFunc(idx, func(a, b analyze.FileID) int { // a total order: files are unique
+		return cmp.Or(cmp.Compare(vals[b], vals[a]), cmp.Compare(a, b))
 	})
 	if len(idx) > k {
 		idx = idx[:k]

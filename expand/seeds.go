@@ -1,6 +1,8 @@
 package expand
 
 import (
+	"slices"
+	"cmp"
 	"fmt"
 	"path"
 	"sort"
@@ -372,11 +374,8 @@ func topSymbols(scores []float64, k int, keep func(analyze.SymID) bool) []symSco
 			best = max(best, v)
 		}
 	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].norm != all[j].norm {
-			return all[i].norm > all[j].norm
-		}
-		return all[i].sym < all[j].sym
+	slices.SortFunc(all, func(a, b symScore) int { // a total order: symbols are unique
+		return cmp.Or(cmp.Compare(b.norm, a.norm), cmp.Compare(a.sym, b.sym))
 	})
 	if len(all) > k {
 		all = all[:k]
