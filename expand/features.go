@@ -1,10 +1,10 @@
 package expand
 
 import (
-	"slices"
 	"cmp"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 

@@ -1,10 +1,10 @@
 package expand
 
 import (
-	"slices"
 	"cmp"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 

@@ -1,10 +1,10 @@
 package graph
 
 import (
-	"slices"
 	"cmp"
 	"context"
 	"math"
+	"slices"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 )
