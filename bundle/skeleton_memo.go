@@ -53,7 +53,7 @@ var (
 	goImports textMemo[[]lineRange]
 	// escaped holds texts as JSON strings (jsonString): the sections of
 	// a JSON bundle show the same files' code query after query.
-	escaped = textMemo[string]{maxBytes: 32 << 20, weigh: func(s string) int { return len(s) }}
+	escaped = textMemo[string]{maxBytes: 48 << 20, weigh: func(s string) int { return len(s) }}
 )
 
 // get looks k up; counted says whether the lookup counts in the memo's

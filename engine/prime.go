@@ -36,7 +36,11 @@ type PrimeOptions struct {
 // Defaults of PrimeOptions.
 const (
 	DefaultPrimeBudget = 64000
-	DefaultPrimeBytes  = 24 << 20
+	// DefaultPrimeBytes fits the process's caches: the engine's chunk
+	// cache (counterCacheSize) holds about 20 MB of text counted as it is
+	// and escaped, and the bundle's memo of escaped texts 48 MB, a
+	// file's whole text and skeleton among them.
+	DefaultPrimeBytes = 16 << 20
 )
 
 // Prime warms what a query's bundle would otherwise count and build on
