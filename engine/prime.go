@@ -83,7 +83,7 @@ func (s *Session) Prime(ctx context.Context, opt PrimeOptions) (int, error) {
 	files := primeOrder(s.Facts.Files, opt.MaxBytes)
 	var read func(context.Context, string) ([]byte, error) // from disk, for a Session made by hand
 	if s.content != nil {
-		read = func(_ context.Context, p string) ([]byte, error) { return s.content.ByPath(p) }
+		read = func(_ context.Context, p string) ([]byte, error) { return s.content.Peek(p) }
 	}
 
 	done := 0

@@ -73,13 +73,23 @@ func (c *contentCache) Content(f analyze.FileID) ([]byte, error) {
 var errChanged = fmt.Errorf("the file changed after it was analysed")
 
 // ByPath reads a repository-relative path.
-func (c *contentCache) ByPath(p string) ([]byte, error) {
+func (c *contentCache) ByPath(p string) ([]byte, error) { return c.read(p, true) }
+
+// Peek is ByPath for a reader whose answer no one sees (priming): a file
+// whose text could not be had reads as an error without marking the
+// session stale, which would make the next query load again for a file
+// it may never read.
+func (c *contentCache) Peek(p string) ([]byte, error) { return c.read(p, false) }
+
+func (c *contentCache) read(p string, mark bool) ([]byte, error) {
 	c.mu.Lock()
 	e, ok := c.data[p]
 	c.mu.Unlock()
 	if ok {
 		if e.changed {
-			c.stale.CompareAndSwap(nil, &p)
+			if mark {
+				c.stale.CompareAndSwap(nil, &p)
+			}
 			return nil, errChanged
 		}
 		return e.b, e.err
