@@ -30,6 +30,7 @@ type serveOptions struct {
 	Status      bool
 	Detach      bool
 	Poll        bool
+	NoPrime     bool
 	Quiet       bool
 	SCIP        []string
 	NoSCIP      bool
@@ -77,6 +78,7 @@ starts it in the background, logging to a file next to its socket.`,
 	f.BoolVar(&o.Status, "status", false, "print what the repository's running server holds")
 	f.BoolVar(&o.Detach, "detach", false, "start the server in the background and return once it listens")
 	f.BoolVar(&o.Poll, "poll", false, "compare file metadata at every query instead of watching the tree (for file systems without change notification)")
+	f.BoolVar(&o.NoPrime, "no-prime", false, "do not prepare every file for queries in idle time after each update (first-time queries cost more; the server holds less memory)")
 	f.StringArrayVar(&o.SCIP, "scip", nil, "SCIP index to read, as for queries (queries must pass the same)")
 	f.BoolVar(&o.NoSCIP, "no-scip", false, "read no SCIP index (queries must pass it too)")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no log lines")
@@ -223,6 +225,9 @@ func (o *serveOptions) detach(ctx context.Context, io *IO, root, cacheDir string
 	if o.Poll {
 		args = append(args, "--poll")
 	}
+	if o.NoPrime {
+		args = append(args, "--no-prime")
+	}
 	for _, p := range o.SCIP {
 		args = append(args, "--scip", p)
 	}
@@ -298,7 +303,7 @@ func (o *serveOptions) serve(ctx context.Context, io *IO, root, cacheDir string)
 	cfgOpts := &expandOptions{Config: o.Config, NoHistory: o.NoHistory, SCIP: o.SCIP, NoSCIP: o.NoSCIP}
 	cfgOpts.changed = func(flag string) bool { return flag == "scip" && len(o.SCIP) > 0 }
 	configure := cfgOpts.residentConfig(io, root, false, st, logf)
-	eng, err := resident.Start(ctx, resident.Options{Root: root, Configure: configure, CookieDir: ln.Paths.Cookies, Poll: o.Poll, Logf: logf})
+	eng, err := resident.Start(ctx, resident.Options{Root: root, Configure: configure, CookieDir: ln.Paths.Cookies, Poll: o.Poll, NoPrime: o.NoPrime, Logf: logf})
 	if err != nil {
 		ln.Close()
 		return err

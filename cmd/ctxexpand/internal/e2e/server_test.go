@@ -352,3 +352,37 @@ func TestServeMetricsLoopbackOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestServerPrimes: a server prepares its files for queries once its
+// first generation is ready, and says so in its status; with --no-prime
+// it does not.
+func TestServerPrimes(t *testing.T) {
+	for _, noPrime := range []bool{false, true} {
+		root := filepath.Join(t.TempDir(), "gosvc")
+		testfiles.CopyDir(t, filepath.Join(testfiles.ModuleRoot(t), "testdata", "gosvc"), root)
+		cache := t.TempDir()
+		var extra []string
+		if noPrime {
+			extra = append(extra, "--no-prime")
+		}
+		startServer(t, root, cache, extra...)
+		viaServer(t, root, cache, "--files-only", "fix UserService.find_by_email")
+		status := func() string {
+			return clitest.Run(t, "serve", "--status", "--root", root, "--cache-dir", cache).Stdout
+		}
+		st := status()
+		if noPrime {
+			if strings.Contains(st, "primed:") {
+				t.Errorf("--no-prime: the server primed\n%s", st)
+			}
+			continue
+		}
+		for !strings.Contains(st, "primed: 17 files of generation 1") {
+			if strings.Contains(st, "primed:") {
+				t.Fatalf("want 17 files of generation 1 primed\n%s", st)
+			}
+			time.Sleep(20 * time.Millisecond) // the suite's watchdog bounds the wait
+			st = status()
+		}
+	}
+}
