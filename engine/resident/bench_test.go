@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"sort"
 	"testing"
@@ -65,7 +66,7 @@ func noPrime() bool { return os.Getenv("BENCH_NO_PRIME") != "" }
 // percentile per query. With -benchtime 100x each query is asked once, as
 // an agent would; more iterations ask them again (BENCH_QUERY_WARM=1
 // asks each once before timing). BENCH_CPUPROFILE=FILE profiles the timed
-// queries alone.
+// queries alone; BENCH_MEMPROFILE=FILE writes the heap live after them.
 func BenchmarkResidentQuery(b *testing.B) {
 	root, st := benchRoot(b)
 	e := benchRepo(b, root, st)
@@ -104,6 +105,24 @@ func BenchmarkResidentQuery(b *testing.B) {
 	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
 	b.ReportMetric(float64((testenv.CPUTime()-cpu0).Microseconds())/1000/float64(len(took)), "cpu-ms/op")
+	if f := os.Getenv("BENCH_MEMPROFILE"); f != "" {
+		b.StopTimer()
+		if err := writeHeapProfile(f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// writeHeapProfile writes what is live after a collection: what the
+// engine keeps between queries (BENCH_MEMPROFILE=FILE).
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	runtime.GC()
+	return pprof.WriteHeapProfile(f)
 }
 
 // BenchmarkResidentEdit appends a comment line to one source file and
