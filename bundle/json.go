@@ -147,13 +147,7 @@ func jsonString(s string) string {
 	if len(s) < minKept {
 		return marshal(s)
 	}
-	k := keyOfText(s)
-	if e, ok := escaped.get(k, false); ok {
-		return e
-	}
-	e := marshal(s)
-	escaped.put(k, e)
-	return e
+	return escaped.of(keyOfText(s), false, func() string { return marshal(s) })
 }
 
 func (jsonFormat) file(s *section) string {

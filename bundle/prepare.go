@@ -258,7 +258,7 @@ func (b *builder) prepareFile(ctx context.Context, it *bitem) {
 	var skelNames []string
 	if lang == analyze.LangGo {
 		var ok bool
-		if skel, skelNames, ok = memoGoSkeleton(src.text, !b.priming); !ok {
+		if skel, skelNames, ok = memoGoSkeleton(src.text, src.key(), !b.priming); !ok {
 			skel, skelNames = symbolSkeleton(src, f.Symbols)
 		}
 	} else if isSpanLang(lang) {

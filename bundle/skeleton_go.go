@@ -26,19 +26,17 @@ const bigLiteralLines = 4
 // of the top-level declarations (methods as Type.Method). ok is false when
 // the file does not parse; callers fall back to the symbol skeleton.
 func goSkeleton(src string) (skel string, names []string, ok bool) {
-	return memoGoSkeleton(src, true)
+	return memoGoSkeleton(src, keyOfText(src), true)
 }
 
-// memoGoSkeleton is goSkeleton, whose lookup in the memo counts in
-// SkeletonMemoStats only when counted (Prime's do not).
-func memoGoSkeleton(src string, counted bool) (skel string, names []string, ok bool) {
-	key := keyOfText(src)
-	if e, hit := skeletons.get(key, counted); hit {
-		return e.skel, e.names, e.ok
-	}
-	skel, names, ok = buildGoSkeleton(src)
-	skeletons.put(key, skeletonEntry{skel, names, ok})
-	return skel, names, ok
+// memoGoSkeleton is goSkeleton for src, whose key is key; the lookup in
+// the memo counts in SkeletonMemoStats only when counted (Prime's do not).
+func memoGoSkeleton(src string, key textKey, counted bool) (skel string, names []string, ok bool) {
+	e := skeletons.of(key, counted, func() skeletonEntry {
+		skel, names, ok := buildGoSkeleton(src)
+		return skeletonEntry{skel, names, ok}
+	})
+	return e.skel, e.names, e.ok
 }
 
 // buildGoSkeleton is goSkeleton without the memo.

@@ -72,6 +72,17 @@ func (c *textMemo[V]) get(k textKey, counted bool) (V, bool) {
 	return e, ok
 }
 
+// of returns what is kept under k, or makes it with build and keeps it;
+// counted is as for get.
+func (c *textMemo[V]) of(k textKey, counted bool, build func() V) V {
+	if e, ok := c.get(k, counted); ok {
+		return e
+	}
+	e := build()
+	c.put(k, e)
+	return e
+}
+
 func (c *textMemo[V]) put(k textKey, e V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -24,6 +24,8 @@ type srcFile struct {
 	lang   analyze.Lang
 	masked string // text with comments and literals blanked; see mask
 
+	keyOnce     sync.Once
+	textKey     textKey // key, the text's in the process's memos
 	importsOnce sync.Once
 	imports     []lineRange // importRanges
 }
@@ -47,6 +49,13 @@ func newSrc(data []byte, lang analyze.Lang) *srcFile {
 }
 
 func (s *srcFile) n() int { return len(s.lines) }
+
+// key is the text's key in the process's memos (skeletons, goImports),
+// hashed once per file.
+func (s *srcFile) key() textKey {
+	s.keyOnce.Do(func() { s.textKey = keyOfText(s.text) })
+	return s.textKey
+}
 
 // maskedText returns the text with comments and literal contents blanked,
 // computed once.
@@ -185,13 +194,7 @@ func (s *srcFile) importRanges() []lineRange {
 func (s *srcFile) findImportRanges() []lineRange {
 	switch s.lang {
 	case analyze.LangGo:
-		k := keyOfText(s.text)
-		if rs, ok := goImports.get(k, false); ok {
-			return rs
-		}
-		rs := s.goImportRanges()
-		goImports.put(k, rs)
-		return rs
+		return goImports.of(s.key(), false, s.goImportRanges)
 	case analyze.LangRust:
 		return s.rustImportRanges()
 	case analyze.LangTypeScript, analyze.LangJavaScript, analyze.LangPython:
