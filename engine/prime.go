@@ -52,6 +52,9 @@ const (
 // caches hold exact results. It returns how many files it prepared, and
 // ctx's or Pause's error when either ended it early.
 func (s *Session) Prime(ctx context.Context, opt PrimeOptions) (int, error) {
+	if s.Facts == nil {
+		return 0, nil
+	}
 	if opt.Budget <= 0 {
 		opt.Budget = DefaultPrimeBudget
 	}
@@ -77,9 +80,6 @@ func (s *Session) Prime(ctx context.Context, opt PrimeOptions) (int, error) {
 	// would push out the counts queries stored. The memo's figures stay
 	// the queries'.
 	counter = s.loadOpts.TokenMemo.WrapUncounted(counter)
-	if s.Facts == nil {
-		return 0, nil
-	}
 	files := primeOrder(s.Facts.Files, opt.MaxBytes)
 	var read func(context.Context, string) ([]byte, error) // from disk, for a Session made by hand
 	if s.content != nil {

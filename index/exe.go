@@ -17,9 +17,9 @@ import (
 // build, a test binary) is the build ID the Go linker wrote into the
 // executable where it can be read (ELF), or else the SHA-256 of the
 // executable, computed once per executable file (by path, size,
-// modification time and inode) and kept in the index. The first two, with the Go version, name the same
-// program on every machine, which lets a pack built on one be used on
-// another.
+// modification time and inode) and kept in the index. The first two,
+// with the Go version, name the same program on every machine, which
+// lets a pack built on one be used on another.
 func (s *Store) ExecutableID() string {
 	s.exeOnce.Do(func() { s.exeID = s.executableID() })
 	return s.exeID

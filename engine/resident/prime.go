@@ -64,7 +64,7 @@ func (g *gate) wait(ctx context.Context) error {
 type primeTokens struct {
 	name   string
 	margin float64
-	id     string // engine.CounterName: "" for the default tokenizer
+	id     string // engine.CounterName of the two: one for every spelling
 }
 
 // startPriming primes snap's files, ending the priming of any earlier
@@ -121,19 +121,19 @@ func (r *Repo) stopPriming() {
 // notePrimeTokens records a query's tokenizer; a different one than
 // priming used primes the current generation again with it.
 func (r *Repo) notePrimeTokens(req engine.Request) {
-	t := primeTokens{name: req.Tokenizer, margin: req.TokenMargin}
-	if t.name != "" || t.margin != 0 {
-		id, err := engine.CounterName(t.name, t.margin)
-		if err != nil {
-			return
-		}
-		if def, _ := engine.CounterName("", 0); id != def {
-			t.id = id
-		}
+	r.primeMu.Lock()
+	asked := req.Tokenizer == r.primeTok.name && req.TokenMargin == r.primeTok.margin
+	r.primeMu.Unlock()
+	if asked {
+		return // the usual case: the same spelling as the last query's
+	}
+	id, err := engine.CounterName(req.Tokenizer, req.TokenMargin)
+	if err != nil {
+		return
 	}
 	r.primeMu.Lock()
-	same := t.id == r.primeTok.id
-	r.primeTok = t
+	same := id == r.primeTok.id
+	r.primeTok = primeTokens{name: req.Tokenizer, margin: req.TokenMargin, id: id}
 	r.primeMu.Unlock()
 	if same {
 		return

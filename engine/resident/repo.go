@@ -176,6 +176,8 @@ func Start(ctx context.Context, opts Options) (*Repo, error) {
 	if opts.TokenMemoSize >= 0 {
 		e.memo = tokenize.NewMemo(opts.TokenMemoSize)
 	}
+	// Priming starts with the default tokenizer (notePrimeTokens).
+	e.primeTok.id, _ = engine.CounterName("", 0)
 	if e.opts.CookieDir == "" {
 		dir, err := os.MkdirTemp("", "ctxexpand-cookies-")
 		if err != nil {

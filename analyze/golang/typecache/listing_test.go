@@ -250,11 +250,10 @@ func (c mapCache) Get(k index.Key) ([]byte, bool) { d, ok := c[k]; return d, ok 
 func (c mapCache) Put(k index.Key, d []byte)      { c[k] = d }
 
 // TestListingsReuse runs go list through Listings while editing the
-// module: its answer is reused while no header changed, and asked again
-// when one did; a failed go list is not kept.
-// TestListingsReuse: go list's answer is reused while no Go file's
-// header changed, alike with and without a ListingMemo; with one, a
-// record read again is not decoded again.
+// module: its answer is reused while no Go file's header changed, and
+// asked again when one did; a failed go list is not kept. It runs alike
+// with and without a ListingMemo; with one, a record read again is not
+// decoded again.
 func TestListingsReuse(t *testing.T) {
 	t.Run("decoded every time", func(t *testing.T) { testListingsReuse(t, nil) })
 	t.Run("with a memo", func(t *testing.T) { testListingsReuse(t, &ListingMemo{}) })
