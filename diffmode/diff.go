@@ -226,3 +226,30 @@ func (d *Diff) Relative(prefix string) int {
 	d.Files = kept
 	return dropped
 }
+
+// ChangedLines are the added and removed lines of the diff's text files,
+// in file and hunk order, at most max bytes of them in all (whole lines;
+// max <= 0 means no limit). Their words say what the change is about:
+// a test that spells them probably exercises it.
+func (d *Diff) ChangedLines(max int) []string {
+	var out []string
+	size := 0
+	for _, f := range d.Files {
+		if f.Binary || f.Submodule {
+			continue
+		}
+		for _, h := range f.Hunks {
+			for _, l := range h.Lines {
+				if l.Op == OpContext || strings.TrimSpace(l.Text) == "" {
+					continue
+				}
+				if max > 0 && size+len(l.Text) > max {
+					return out
+				}
+				size += len(l.Text)
+				out = append(out, l.Text)
+			}
+		}
+	}
+	return out
+}

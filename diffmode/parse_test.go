@@ -424,3 +424,45 @@ func TestRelative(t *testing.T) {
 		t.Errorf("second Relative dropped %d, kept %d", n, len(d.Files))
 	}
 }
+
+func TestChangedLines(t *testing.T) {
+	const text = `diff --git a/src/palette.rs b/src/palette.rs
+--- a/src/palette.rs
++++ b/src/palette.rs
+@@ -10,3 +10,5 @@ impl Palette {
+             "cool" => Ok(Palette::Cool),
+-            _ => Err(format!("no palette called {name}")),
++            "mono" => Ok(Palette::Plain),
++
++            _ => Err(format!("unknown palette {name}")),
+         }
+diff --git a/logo.png b/logo.png
+Binary files a/logo.png and b/logo.png differ
+diff --git a/src/walk.rs b/src/walk.rs
+--- a/src/walk.rs
++++ b/src/walk.rs
+@@ -1,2 +1,2 @@
+-use std::fs;
++use std::fs::{self, DirEntry};
+ use std::path::Path;
+`
+	d, err := ParseBytes([]byte(text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`            _ => Err(format!("no palette called {name}")),`,
+		`            "mono" => Ok(Palette::Plain),`,
+		`            _ => Err(format!("unknown palette {name}")),`,
+		`use std::fs;`,
+		`use std::fs::{self, DirEntry};`,
+	}
+	if diff := cmp.Diff(want, d.ChangedLines(0)); diff != "" {
+		t.Errorf("ChangedLines (-want +got):\n%s", diff)
+	}
+	// The limit keeps whole lines, in order.
+	limit := len(want[0]) + len(want[1]) + 3
+	if diff := cmp.Diff(want[:2], d.ChangedLines(limit)); diff != "" {
+		t.Errorf("ChangedLines(%d) (-want +got):\n%s", limit, diff)
+	}
+}

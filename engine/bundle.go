@@ -85,17 +85,26 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 	for _, p := range req.Changed {
 		underReview[p] = true
 	}
-	companions := 0
-	for _, f := range out.Result.Files {
-		// The best-ranked tests of the files under review, by name or
-		// by the module path of a Rust integration test, are planned
-		// right after them: the reviewer reads them beside the diff.
-		companion := false
-		if len(req.Changed) > 0 && companions < reviewCompanions && f.Category == analyze.CatTest && !f.Explicit {
-			if companion = testsOf(f.Path, f.Lang.String(), req.Changed); companion {
-				companions++
+	// The best-ranked tests of the files under review, by name or by the
+	// module path of a Rust integration test, are planned right after
+	// them: the reviewer reads them beside the diff. When they leave room,
+	// so is the test that best spells the change's words.
+	companion := map[string]bool{}
+	if len(req.Changed) > 0 {
+		for _, f := range out.Result.Files {
+			if len(companion) < reviewCompanions && f.Category == analyze.CatTest && !f.Explicit && testsOf(f.Path, f.Lang.String(), req.Changed) {
+				companion[f.Path] = true
 			}
 		}
+		if len(companion) < reviewCompanions && out.spelledBest != "" && !underReview[out.spelledBest] {
+			for _, f := range out.Result.Files {
+				if f.Path == out.spelledBest && !f.Explicit {
+					companion[f.Path] = true
+				}
+			}
+		}
+	}
+	for _, f := range out.Result.Files {
 		bf := bundle.File{
 			Path:     f.Path,
 			Lang:     f.Lang,
@@ -107,8 +116,8 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 			// The diff shows the change: its files are shown as their
 			// changed symbols, not whole, and so are the tests planned
 			// with them (their tests of the change, not the file).
-			SpansOnly: underReview[f.Path] || companion,
-			Companion: companion,
+			SpansOnly: underReview[f.Path] || companion[f.Path],
+			Companion: companion[f.Path],
 		}
 		for _, sp := range f.Spans {
 			bf.Spans = append(bf.Spans, bundle.Span{Start: sp.Start, End: sp.End, Symbol: sp.Symbol, Rank: sp.Rank})

@@ -65,6 +65,10 @@ type Request struct {
 	// files change with them, and the bundle shows them as their changed
 	// code.
 	Changed []string `json:"changed,omitzero"`
+	// ChangedLines are a review's added and removed lines (set by
+	// ReviewRequest): the tests that spell their words are likely the
+	// tests of the change.
+	ChangedLines []string `json:"changed_lines,omitzero"`
 	// Kind, when set, is the query's kind instead of the one the planner
 	// reads from its text (diff review sets query.KindDiff).
 	Kind query.Kind `json:"kind,omitempty"`

@@ -16,6 +16,11 @@ import (
 // review; the changed symbols and their context get the rest.
 const DiffShare = 0.4
 
+// maxChangedBytes bounds the changed lines a review's request carries
+// (Request.ChangedLines): enough for the words of a large change, small
+// beside the socket's request limit.
+const maxChangedBytes = 64 << 10
+
 // Review is a change to review: a parsed diff mapped onto the new side's
 // facts, with what the caller knows about it. The diff command and the
 // MCP server's diff_context both turn one into a Request with
@@ -86,6 +91,7 @@ func ReviewRequest(req Request, rv Review) Request {
 			req.Changed = append(req.Changed, f.OldPath)
 		}
 	}
+	req.ChangedLines = rv.Diff.ChangedLines(maxChangedBytes)
 	req.NoNetwork = true
 	req.Extras = extras
 	req.Notes = notes

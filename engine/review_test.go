@@ -178,6 +178,69 @@ func TestReviewRustModuleTests(t *testing.T) {
 	}
 }
 
+// TestReviewTestsSpellingTheChange reviews a change to a command-line
+// tool's palettes (testdata/rustcli). Its integration tests run the built
+// program and read what it prints: tests/colours.rs exercises the
+// palettes but shares no symbol with src/palette.rs and is not named after
+// it, so only the words of the changed lines tie them. The review names
+// it and says why; tests/depth.rs, about another option, and tests/run.rs,
+// the helpers, are not tied. No test is named after the change, so the
+// best-spelling test is planned with it: at 900 tokens it is shown, where
+// planned with the other implicit files it was left out.
+func TestReviewTestsSpellingTheChange(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := copyTree(t, filepath.Join(repoRoot(t), "testdata", "rustcli"))
+	commitAll(t, root, "tally fixture")
+	ctx := context.Background()
+	s, rv := reviewEdit(t, root, "src/palette.rs",
+		`_ => Err(format!("no palette called {name}")),`,
+		`"mono" => Ok(Palette::Plain),
+            _ => Err(format!("no palette called {name}; the palettes are plain, mono, warm and cool")),`)
+	req := ReviewRequest(Request{Root: root, Budget: 900, Format: "json", Strategy: expand.Impact.Name, MaxFiles: 20}, rv)
+	out, err := s.Query(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string][]string{}
+	rankOf := map[string]int{}
+	for i, f := range out.Result.Files {
+		reasons[f.Path] = f.Reasons
+		rankOf[f.Path] = i + 1
+	}
+	const spells = "spells the change's words: "
+	why := ""
+	for _, r := range reasons["tests/colours.rs"] {
+		if strings.HasPrefix(r, spells) {
+			why = r
+		}
+	}
+	if why == "" {
+		t.Fatalf("tests/colours.rs is not tied to the change by its words; reasons %q", reasons["tests/colours.rs"])
+	}
+	if !strings.Contains(why, "palette") {
+		t.Errorf("the reason %q does not name the word the test and the change share", why)
+	}
+	for _, other := range []string{"tests/depth.rs", "tests/run.rs"} {
+		for _, r := range reasons[other] {
+			if strings.HasPrefix(r, spells) {
+				t.Errorf("%s is tied to the change by its words: %q", other, r)
+			}
+		}
+	}
+	if r, ok := rankOf["tests/depth.rs"]; ok && r < rankOf["tests/colours.rs"] {
+		t.Errorf("tests/depth.rs (rank %d) comes before tests/colours.rs (rank %d)", r, rankOf["tests/colours.rs"])
+	}
+	shown := map[string]bundle.Rung{}
+	for _, f := range out.BundleResult.Files {
+		shown[f.Path] = f.Rung
+	}
+	if r := shown["tests/colours.rs"]; r != bundle.RungSpans && r != bundle.RungFull {
+		t.Errorf("tests/colours.rs is shown at rung %v; want its content\n%s", r, out.Bundle)
+	}
+}
+
 // reviewEdit replaces old with new in the file rel of the work tree at
 // root, opens the tree and returns the session (closed with the test) and
 // the review of the work tree against HEAD.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/bundle"
-	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/query"
 	"github.com/ctxexpand/ctxexpand/query/ollama"
@@ -29,6 +28,11 @@ type Output struct {
 	RefSummary string
 	// BundleResult says what each file got in the bundle.
 	BundleResult *bundle.Result
+
+	// spelledBest is, in a review, the test that best spells the changed
+	// lines' words (Session.testsSpelling), planned with the change when
+	// the tests named after it leave room; "" when none.
+	spelledBest string
 }
 
 // Run loads the repository and answers one query.
@@ -90,8 +94,19 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 		Similar:       similar,
 		SimilarDetail: similarDetail,
 	}
+	var spelledBest string
 	if len(req.Changed) > 0 {
-		opts.CoChange, opts.CoChangeDetail = s.coChanges(req.Changed)
+		spelled, spelledWhy := s.testsSpelling(req.Changed, req.ChangedLines)
+		best := -1
+		for i, v := range spelled {
+			if v == 1 && (best < 0 || i < best) {
+				best = i // the first in file order of any tied
+			}
+		}
+		if best >= 0 {
+			spelledBest = s.Facts.Files[best].Path
+		}
+		opts.CoChange, opts.CoChangeDetail = s.coChanges(req.Changed, spelled, spelledWhy)
 	}
 	res, err := s.Engine.Expand(fctx, plan, explicit, opts)
 	cut := false
@@ -108,7 +123,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 		res.RankerWhy = rankerWhy
 	}
 	logPhase(ctx, s.log, "expand", expandStart, "strategies", strings.Join(res.Strategies, "+"), "depth", res.Depth, "seeds", len(res.Seeds), "considered", res.Considered, "ranked", len(res.Files))
-	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || cut || fctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary}
+	out := &Output{Plan: plan, Result: res, Facts: s.Facts, Partial: s.Facts.Partial || cut || fctx.Err() != nil, Extras: append(append([]Extra(nil), req.Extras...), rr.extras...), RefSummary: rr.summary, spelledBest: spelledBest}
 	out.Notes = append(out.Notes, req.Notes...)
 	out.Notes = append(out.Notes, plan.Warnings...)
 	out.Notes = append(out.Notes, res.Warnings...)
@@ -140,83 +155,6 @@ func (s *Session) plan(ctx context.Context, req Request) (*query.Plan, error) {
 		return p.Plan(ctx, req.Query)
 	}
 	return nil, fmt.Errorf("unknown planner %q: use heuristic or ollama", req.Planner)
-}
-
-// coChanges is, per file, what ties it to the files a review changed: the
-// test files named after one of them (diffmode.NamesTest) fully, the Rust
-// integration tests whose path names a module holding one of them
-// (diffmode.TestsModule) by half, and otherwise how often past commits that touched one of them touched it
-// too (githistory.Stats.CoChanged); nil when nothing does.
-func (s *Session) coChanges(changed []string) ([]float64, []string) {
-	votes := s.history.CoChanged(changed)
-	var score []float64
-	var detail []string
-	set := func(i int, v float64, why string) {
-		if score == nil {
-			score = make([]float64, len(s.Facts.Files))
-			detail = make([]string, len(s.Facts.Files))
-		}
-		score[i], detail[i] = v, why
-	}
-	for i, f := range s.Facts.Files {
-		if f.Category == analyze.CatTest {
-			if src, ok := namedSource(f.Path, f.Lang.String(), changed); ok {
-				set(i, 1, "the tests of "+src+", by name")
-				continue
-			}
-		}
-		v, voted := votes[f.Path]
-		if f.Category == analyze.CatTest {
-			if src, mod, ok := moduleSource(f.Path, f.Lang.String(), changed); ok && (!voted || v.Score < moduleTests) {
-				set(i, moduleTests, "the tests of module "+mod+" ("+src+"), by path")
-				continue
-			}
-		}
-		if voted {
-			set(i, v.Score, v.Detail())
-		}
-	}
-	return score, detail
-}
-
-// moduleTests is the co-change score of a test file whose path names a
-// module that holds a changed file (diffmode.TestsModule): half of a test
-// file named after the changed file itself, since the other tests of the
-// module's directory are named after it as well.
-const moduleTests = 0.5
-
-// moduleSource is the first of changed whose module, or a module that
-// encloses it, test's path names, and that module.
-func moduleSource(test, lang string, changed []string) (string, string, bool) {
-	for _, c := range changed {
-		if c == test {
-			continue
-		}
-		if m, ok := diffmode.TestsModule(c, test, lang); ok {
-			return c, m, true
-		}
-	}
-	return "", "", false
-}
-
-// testsOf reports whether test is named after one of changed, or is a
-// Rust integration test whose path names a module holding one of them.
-func testsOf(test, lang string, changed []string) bool {
-	if _, named := namedSource(test, lang, changed); named {
-		return true
-	}
-	_, _, byModule := moduleSource(test, lang, changed)
-	return byModule
-}
-
-// namedSource is the first of changed that test is named after.
-func namedSource(test, lang string, changed []string) (string, bool) {
-	for _, c := range changed {
-		if c != test && diffmode.NamesTest(c, test, lang) {
-			return c, true
-		}
-	}
-	return "", false
 }
 
 // similarCommits is, per file, what past commits with messages like the
