@@ -83,9 +83,10 @@
 // fitted to [DiffShare] of the budget, lead the bundle. It never fetches
 // @url references. Request.Changed names the changed files: the test
 // files named after them and the files past commits changed together with
-// them gain (githistory.Stats.CoChanged), and so do the few tests whose
-// text best spells the words of Request.ChangedLines (the added and
-// removed lines); tests are not demoted, and the
+// them gain (githistory.Stats.CoChanged), and so do the few tests and
+// other source files whose text best spells the words of
+// Request.ChangedLines (the added and removed lines); tests are not
+// demoted, and the
 // changed files are shown as their changed symbols rather than whole (the
 // diff already shows the change). A change with no files gets
 // [EmptyReview], a bundle with none. The benchmark's [Ranker] reviews a

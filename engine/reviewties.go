@@ -18,9 +18,9 @@ import (
 // integration tests whose path names a module holding one of them
 // (diffmode.TestsModule) by half, and otherwise the larger of how often
 // past commits that touched one of them touched it too
-// (githistory.Stats.CoChanged) and, for the few tests that spell the
-// changed lines' words best, their share of the best one's score
-// (spelled, by file index, from testsSpelling); nil when nothing does.
+// (githistory.Stats.CoChanged) and, for the few files that spell the
+// changed lines' words best, their tie (spelled, by file index, from
+// spelledTies); nil when nothing does.
 func (s *Session) coChanges(changed []string, spelled map[int]float64, spelledWhy map[int]string) ([]float64, []string) {
 	votes := s.history.CoChanged(changed)
 	var score []float64
@@ -56,80 +56,106 @@ func (s *Session) coChanges(changed []string, spelled map[int]float64, spelledWh
 	return score, detail
 }
 
-// Tests by the change's words (testsSpelling).
+// Ties by the change's words (spelledTies).
 const (
-	// spellingTests is how many tests the words may name: the tests of a
-	// change that no name or history ties to it are usually one or two
-	// files that exercise the changed behaviour.
-	spellingTests = 3
-	// spellingShare is how close to the best test's lexical score another
-	// must come to be named too.
+	// spellingFiles is how many files of each kind (tests, other
+	// source) the words may tie: the tests of a change, or the code that
+	// changes with it, that nothing else ties are usually one or two files.
+	spellingFiles = 3
+	// spellingShare is how close to the best file's lexical score another
+	// must come to be tied too.
 	spellingShare = 0.5
+	// spellingSource is the tie of the source file that spells the change
+	// best: half a test's, as much as a test that names the changed
+	// module. Code that spells the change's words is as often code that
+	// reads the same names as code that changes with it.
+	spellingSource = 0.5
 	// spellingWords is how many of the words a reason lists.
 	spellingWords = 4
 )
 
-// testsSpelling scores the test files whose text holds the words of a
-// change's added and removed lines (rank.CodeTerms, scored on the
-// lexical index's whole-file documents): the best fully, as much as a
-// test named after a changed file, and up to spellingTests-1 more within
-// spellingShare of it in proportion. An integration test that
-// drives a program through its input and output (a command-line tool's
-// tests, a server's requests) shares no symbol with the code it
-// exercises; it shares the words: the option, the error message, the
-// field. Files under review are not scored. It returns the scores and
-// reasons by file index; nil without lines or matches.
-func (s *Session) testsSpelling(changed, lines []string) (map[int]float64, map[int]string) {
+// spelledTies scores the files whose text holds the words of a change's
+// added and removed lines (rank.CodeTerms, scored on the lexical index's
+// whole-file documents), tests and other source files apart. An
+// integration test that drives a program through its input and output (a
+// command-line tool's tests, a server's requests) shares no symbol with
+// the code it exercises, nor does code that changes with a change (a
+// parallel implementation, a table of the same names); both share its
+// words: the option, the error message, the field. The best test ties as
+// fully as a test named after a changed file, the best other source file
+// by spellingSource, and up to spellingFiles-1 more of each within
+// spellingShare of their best in proportion. Files under review are not
+// scored. It returns the scores and reasons by file index, nil without
+// lines or matches, and the index of the best test (-1 when none).
+func (s *Session) spelledTies(changed, lines []string) (map[int]float64, map[int]string, int) {
 	if len(lines) == 0 || s.Engine == nil || s.Engine.Index == nil {
-		return nil, nil
+		return nil, nil, -1
 	}
 	terms, spelled := rank.CodeTerms(lines)
 	if len(terms) == 0 {
-		return nil, nil
+		return nil, nil, -1
 	}
 	lx := s.Engine.Index.Score(terms)
-	file := lx.File
-	type cand struct {
-		i int
-		v float64
-	}
-	var cands []cand
-	for i, f := range s.Facts.Files {
-		if f.Category != analyze.CatTest || file[i] <= 0 || slices.Contains(changed, f.Path) {
-			continue
-		}
-		cands = append(cands, cand{i, file[i]})
-	}
-	if len(cands) == 0 {
-		return nil, nil
-	}
-	slices.SortFunc(cands, func(a, b cand) int {
-		if c := cmp.Compare(b.v, a.v); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
-	best := cands[0].v
 	weight := make(map[string]float64, len(terms))
 	for _, t := range terms {
 		weight[t.Text] = t.Weight
 	}
-	score := map[int]float64{}
-	why := map[int]string{}
-	for _, c := range cands[:min(len(cands), spellingTests)] {
-		if c.v < spellingShare*best {
+	var score map[int]float64
+	var why map[int]string
+	bestTest := -1
+	for _, kind := range []struct {
+		cat analyze.Category
+		tie float64
+	}{{analyze.CatTest, 1}, {analyze.CatSource, spellingSource}} {
+		top := s.bestSpelling(lx.File, kind.cat, changed)
+		if len(top) == 0 {
+			continue
+		}
+		if score == nil {
+			score, why = map[int]float64{}, map[int]string{}
+		}
+		if kind.cat == analyze.CatTest {
+			bestTest = top[0]
+		}
+		best := lx.File[top[0]]
+		for _, i := range top {
+			score[i] = kind.tie * lx.File[i] / best
+			var words []string
+			for _, w := range s.telling(lx.Matched[i], weight) {
+				if !slices.Contains(words, spelled[w]) {
+					words = append(words, spelled[w])
+				}
+			}
+			why[i] = "spells the change's words: " + strings.Join(words, ", ")
+		}
+	}
+	return score, why, bestTest
+}
+
+// bestSpelling are the files of category cat, not under review, with the
+// spellingFiles highest scores within spellingShare of the best, best
+// first (ties in file order).
+func (s *Session) bestSpelling(scores []float64, cat analyze.Category, changed []string) []int {
+	var cands []int
+	for i, f := range s.Facts.Files {
+		if f.Category == cat && scores[i] > 0 && !slices.Contains(changed, f.Path) {
+			cands = append(cands, i)
+		}
+	}
+	slices.SortFunc(cands, func(a, b int) int {
+		if c := cmp.Compare(scores[b], scores[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	var top []int
+	for _, i := range cands[:min(len(cands), spellingFiles)] {
+		if scores[i] < spellingShare*scores[cands[0]] {
 			break
 		}
-		score[c.i] = c.v / best
-		var words []string
-		for _, w := range s.telling(lx.Matched[c.i], weight) {
-			if !slices.Contains(words, spelled[w]) {
-				words = append(words, spelled[w])
-			}
-		}
-		why[c.i] = "spells the change's words: " + strings.Join(words, ", ")
+		top = append(top, i)
 	}
-	return score, why
+	return top
 }
 
 // telling are the spellingWords of matched that say most: the most

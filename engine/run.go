@@ -30,7 +30,7 @@ type Output struct {
 	BundleResult *bundle.Result
 
 	// spelledBest is, in a review, the test that best spells the changed
-	// lines' words (Session.testsSpelling), planned with the change when
+	// lines' words (Session.spelledTies), planned with the change when
 	// the tests named after it leave room; "" when none.
 	spelledBest string
 }
@@ -96,15 +96,9 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	}
 	var spelledBest string
 	if len(req.Changed) > 0 {
-		spelled, spelledWhy := s.testsSpelling(req.Changed, req.ChangedLines)
-		best := -1
-		for i, v := range spelled {
-			if v == 1 && (best < 0 || i < best) {
-				best = i // the first in file order of any tied
-			}
-		}
-		if best >= 0 {
-			spelledBest = s.Facts.Files[best].Path
+		spelled, spelledWhy, bestTest := s.spelledTies(req.Changed, req.ChangedLines)
+		if bestTest >= 0 {
+			spelledBest = s.Facts.Files[bestTest].Path
 		}
 		opts.CoChange, opts.CoChangeDetail = s.coChanges(req.Changed, spelled, spelledWhy)
 	}
