@@ -91,17 +91,18 @@ func (s *Session) bundleRequest(out *Output, req Request) (bundle.Request, error
 	// so is the test that best spells the change's words.
 	companion := map[string]bool{}
 	if len(req.Changed) > 0 {
+		spelled := false // the best-spelling test is ranked, and not explicit
 		for _, f := range out.Result.Files {
-			if len(companion) < reviewCompanions && f.Category == analyze.CatTest && !f.Explicit && testsOf(f.Path, f.Lang.String(), req.Changed) {
+			if f.Explicit || f.Category != analyze.CatTest {
+				continue
+			}
+			spelled = spelled || f.Path == out.spelledBest
+			if len(companion) < reviewCompanions && testsOf(f.Path, f.Lang.String(), req.Changed) {
 				companion[f.Path] = true
 			}
 		}
-		if len(companion) < reviewCompanions && out.spelledBest != "" && !underReview[out.spelledBest] {
-			for _, f := range out.Result.Files {
-				if f.Path == out.spelledBest && !f.Explicit {
-					companion[f.Path] = true
-				}
-			}
+		if spelled && len(companion) < reviewCompanions {
+			companion[out.spelledBest] = true
 		}
 	}
 	for _, f := range out.Result.Files {

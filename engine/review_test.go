@@ -185,9 +185,10 @@ func TestReviewRustModuleTests(t *testing.T) {
 // it, so only the words of the changed lines tie them. The review names
 // it and says why; tests/depth.rs, about another option, and tests/run.rs,
 // the helpers, are not tied. Of the code, src/options.rs, which reads the
-// palettes by name, is tied by its words and src/walk.rs is not. No test is named after the change, so the
-// best-spelling test is planned with it: at 900 tokens it is shown, where
-// planned with the other implicit files it was left out.
+// palettes by name, is tied by its words and src/walk.rs is not. No test
+// is named after the change, so the best-spelling test is planned with
+// it: at 900 tokens it is shown, where planned with the other implicit
+// files it was left out.
 func TestReviewTestsSpellingTheChange(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")

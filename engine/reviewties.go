@@ -96,6 +96,10 @@ func (s *Session) spelledTies(changed, lines []string) (map[int]float64, map[int
 		return nil, nil, -1
 	}
 	lx := s.Engine.Index.Score(terms)
+	underReview := make(map[string]bool, len(changed))
+	for _, p := range changed {
+		underReview[p] = true
+	}
 	weight := make(map[string]float64, len(terms))
 	for _, t := range terms {
 		weight[t.Text] = t.Weight
@@ -107,7 +111,7 @@ func (s *Session) spelledTies(changed, lines []string) (map[int]float64, map[int
 		cat analyze.Category
 		tie float64
 	}{{analyze.CatTest, 1}, {analyze.CatSource, spellingSource}} {
-		top := s.bestSpelling(lx.File, kind.cat, changed)
+		top := s.bestSpelling(lx.File, kind.cat, underReview)
 		if len(top) == 0 {
 			continue
 		}
@@ -135,10 +139,10 @@ func (s *Session) spelledTies(changed, lines []string) (map[int]float64, map[int
 // bestSpelling are the files of category cat, not under review, with the
 // spellingFiles highest scores within spellingShare of the best, best
 // first (ties in file order).
-func (s *Session) bestSpelling(scores []float64, cat analyze.Category, changed []string) []int {
+func (s *Session) bestSpelling(scores []float64, cat analyze.Category, underReview map[string]bool) []int {
 	var cands []int
 	for i, f := range s.Facts.Files {
-		if f.Category == cat && scores[i] > 0 && !slices.Contains(changed, f.Path) {
+		if f.Category == cat && scores[i] > 0 && !underReview[f.Path] {
 			cands = append(cands, i)
 		}
 	}
