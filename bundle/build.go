@@ -52,8 +52,9 @@ const (
 )
 
 // maxPlanAttempts bounds re-planning when the rendered document came out
-// larger than planned (it does not for the counters of package tokenize,
-// whose counts add up over the document's pieces).
+// larger than planned: the counts of package tokenize add up over the
+// document's pieces, but the frame of a document with files in can grow
+// past the slack set aside for it (its counts and lists), by a few tokens.
 const maxPlanAttempts = 6
 
 // minTruncTokens is the least room worth cutting an item down for.
@@ -144,13 +145,17 @@ func (b *builder) assemble(ctx context.Context) (*Result, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b.plan(allowance)
+		used := b.plan(allowance)
 		b.level = level
 		out, total := b.renderDoc(level)
 		if total <= b.req.Budget {
 			return b.result(out, total), nil
 		}
-		allowance -= total - b.req.Budget
+		// Shrink what the plan used, not the allowance: a plan that left
+		// room would come back unchanged from an allowance cut by less
+		// than that room, and the attempts would run out with nothing
+		// shown.
+		allowance = min(allowance, used) - (total - b.req.Budget)
 		if allowance < 0 {
 			break
 		}
@@ -180,7 +185,9 @@ func (b *builder) assemble(ctx context.Context) (*Result, error) {
 // tenth of what is left (listingShare). The entries are compact, so the
 // reserve lists every omitted file at ordinary budgets; at a tight one the
 // list stops after the best-ranked omitted files that fit.
-func (b *builder) plan(allowance int) {
+//
+// plan returns the tokens its choices take of allowance.
+func (b *builder) plan(allowance int) int {
 	for _, it := range b.order {
 		it.opts, it.cur, it.listed = it.opts[:it.nBase], 0, false
 	}
@@ -210,9 +217,10 @@ func (b *builder) plan(allowance int) {
 			it.listed = true
 			left -= it.listingCost
 		case prefix:
-			return
+			return allowance - left
 		}
 	}
+	return allowance - left
 }
 
 // listingShare bounds the reserve for omitted files' entries (a tenth of

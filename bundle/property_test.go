@@ -349,3 +349,44 @@ func TestMinimalDocumentFits(t *testing.T) {
 		}
 	}
 }
+
+// TestSomethingShownWhenItFits sweeps budgets over a few files and
+// extras: a bundle may show nothing only when no file's cheapest shown
+// rung fits beside the frame. Re-planning once cut the allowance by the
+// overshoot alone, and a plan that had left more room than that came back
+// unchanged until the attempts ran out and the bundle fell back to its
+// frame: a review at 900 tokens showed none of its four files.
+func TestSomethingShownWhenItFits(t *testing.T) {
+	root, all := propRepo(t)
+	for _, format := range []Format{Markdown, XML, JSON, Plain} {
+		for budget := 120; budget <= 1600; budget += 11 {
+			req := Request{Query: "where are orders saved", Strategy: "focused",
+				Commit: "0123456789abcdef0123456789abcdef01234567", Root: root, Budget: budget,
+				Counter: newCounter(t, "o200k"), Format: format, Files: all[:5],
+				Extras: []Extra{{Kind: "diff", Title: "the change", Content: "-old line\n+new line\n"}}}
+			req.Files[0].Explicit = true
+			r, err := Build(context.Background(), req)
+			if err != nil {
+				t.Fatalf("%s/%d: %v", format, budget, err)
+			}
+			shown := r.Counts.Included > 0
+			for _, x := range r.Extras {
+				shown = shown || x.Rung > RungOmitted
+			}
+			if shown {
+				continue
+			}
+			// The frame of a document with files in costs more than the
+			// empty one; twice the empty document and a tenth of the
+			// budget cover that.
+			room := budget - 2*r.TotalTokens - budget/10
+			for _, f := range r.Files {
+				for rung, c := range f.Costs {
+					if Rung(rung) > RungOmitted && c > 0 && c <= room {
+						t.Errorf("%s/%d: nothing shown, yet %s costs %d at rung %v (room %d)", format, budget, f.Path, c, Rung(rung), room)
+					}
+				}
+			}
+		}
+	}
+}
