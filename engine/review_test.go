@@ -188,7 +188,8 @@ func TestReviewRustModuleTests(t *testing.T) {
 // palettes by name, is tied by its words and src/walk.rs is not. No test
 // is named after the change, so the best-spelling test is planned with
 // it: at 900 tokens it is shown, where planned with the other implicit
-// files it was left out.
+// files it was left out. Its spans are the test functions that spell the
+// change, not the whole file.
 func TestReviewTestsSpellingTheChange(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
@@ -245,6 +246,24 @@ func TestReviewTestsSpellingTheChange(t *testing.T) {
 	}
 	if r := shown["tests/colours.rs"]; r != bundle.RungSpans && r != bundle.RungFull {
 		t.Errorf("tests/colours.rs is shown at rung %v; want its content\n%s", r, out.Bundle)
+	}
+	// Its spans are the tests that spell the change: the palettes by
+	// name and the refusal, not the check that lines end with a reset.
+	var spans []string
+	for _, f := range out.Result.Files {
+		if f.Path == "tests/colours.rs" {
+			for _, sp := range f.Spans {
+				spans = append(spans, sp.Symbol)
+			}
+		}
+	}
+	for _, want := range []string{"a_warm_palette_colours_each_count", "an_unknown_palette_is_refused"} {
+		if !slices.Contains(spans, want) {
+			t.Errorf("tests/colours.rs's spans %q lack %s", spans, want)
+		}
+	}
+	if slices.Contains(spans, "coloured_lines_end_with_a_reset") {
+		t.Errorf("tests/colours.rs's spans %q hold a test that does not spell the change", spans)
 	}
 }
 

@@ -85,17 +85,18 @@ const (
 // fully as a test named after a changed file, the best other source file
 // by spellingSource, and up to spellingFiles-1 more of each within
 // spellingShare of their best in proportion. Files under review are not
-// scored. It returns the scores and reasons by file index, nil without
-// lines or matches, and the index of the best test (-1 when none).
-func (s *Session) spelledTies(changed, lines []string) (map[int]float64, map[int]string, int) {
+// scored.
+func (s *Session) spelledTies(changed, lines []string) spelling {
+	out := spelling{bestTest: -1}
 	if len(lines) == 0 || s.Engine == nil || s.Engine.Index == nil {
-		return nil, nil, -1
+		return out
 	}
 	terms, spelled := rank.CodeTerms(lines)
 	if len(terms) == 0 {
-		return nil, nil, -1
+		return out
 	}
 	lx := s.Engine.Index.Score(terms)
+	out.sym = lx.Sym
 	underReview := make(map[string]bool, len(changed))
 	for _, p := range changed {
 		underReview[p] = true
@@ -104,9 +105,6 @@ func (s *Session) spelledTies(changed, lines []string) (map[int]float64, map[int
 	for _, t := range terms {
 		weight[t.Text] = t.Weight
 	}
-	var score map[int]float64
-	var why map[int]string
-	bestTest := -1
 	for _, kind := range []struct {
 		cat analyze.Category
 		tie float64
@@ -115,25 +113,77 @@ func (s *Session) spelledTies(changed, lines []string) (map[int]float64, map[int
 		if len(top) == 0 {
 			continue
 		}
-		if score == nil {
-			score, why = map[int]float64{}, map[int]string{}
+		if out.score == nil {
+			out.score, out.why = map[int]float64{}, map[int]string{}
 		}
 		if kind.cat == analyze.CatTest {
-			bestTest = top[0]
+			out.bestTest = top[0]
 		}
 		best := lx.File[top[0]]
 		for _, i := range top {
-			score[i] = kind.tie * lx.File[i] / best
+			out.score[i] = kind.tie * lx.File[i] / best
 			var words []string
 			for _, w := range s.telling(lx.Matched[i], weight) {
 				if !slices.Contains(words, spelled[w]) {
 					words = append(words, spelled[w])
 				}
 			}
-			why[i] = "spells the change's words: " + strings.Join(words, ", ")
+			out.why[i] = "spells the change's words: " + strings.Join(words, ", ")
 		}
 	}
-	return score, why, bestTest
+	return out
+}
+
+// spelling is what the words of a change's lines tie (spelledTies).
+type spelling struct {
+	// score and why are the ties and their reasons by file index; nil
+	// without lines or matches.
+	score map[int]float64
+	why   map[int]string
+	// bestTest is the index of the test that spells the change best, -1
+	// when none does.
+	bestTest int
+	// sym is the lexical score of each symbol's document for the words
+	// (rank.Lexical.Sym); nil without lines.
+	sym []float64
+}
+
+// spellHit is the span score of the symbol of a co-changed file that
+// spells the change's words best; the file's other symbols score in
+// proportion. It is the weight of a lexical hit of the query (see
+// rank.Combine), so a symbol the walk reached strongly still leads.
+const spellHit = 0.5
+
+// hits are the symbols of the co-changed files (tie, by file index)
+// whose documents spell the change's words, for their spans: in a test
+// tied to a change, the test functions that use its names and messages;
+// in code that changes with it, the functions that share them. Each
+// file's best symbol scores spellHit and the others in proportion. Files
+// under review are left out: their spans are the change.
+func (sp spelling) hits(facts *analyze.Facts, tie []float64, changed []string) []rank.SymHit {
+	if sp.sym == nil || tie == nil {
+		return nil
+	}
+	var out []rank.SymHit
+	for i := range facts.Files {
+		if tie[i] <= 0 || slices.Contains(changed, facts.Files[i].Path) {
+			continue
+		}
+		syms := facts.SymbolsIn(analyze.FileID(i))
+		best := 0.0
+		for _, id := range syms {
+			best = max(best, sp.sym[id])
+		}
+		if best <= 0 {
+			continue
+		}
+		for _, id := range syms {
+			if v := sp.sym[id]; v > 0 {
+				out = append(out, rank.SymHit{Sym: id, Score: spellHit * v / best, Reason: "spells the change's words"})
+			}
+		}
+	}
+	return out
 }
 
 // bestSpelling are the files of category cat, not under review, with the

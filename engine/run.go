@@ -96,11 +96,12 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 	}
 	var spelledBest string
 	if len(req.Changed) > 0 {
-		spelled, spelledWhy, bestTest := s.spelledTies(req.Changed, req.ChangedLines)
-		if bestTest >= 0 {
-			spelledBest = s.Facts.Files[bestTest].Path
+		sp := s.spelledTies(req.Changed, req.ChangedLines)
+		if sp.bestTest >= 0 {
+			spelledBest = s.Facts.Files[sp.bestTest].Path
 		}
-		opts.CoChange, opts.CoChangeDetail = s.coChanges(req.Changed, spelled, spelledWhy)
+		opts.CoChange, opts.CoChangeDetail = s.coChanges(req.Changed, sp.score, sp.why)
+		opts.CoChangeHits = sp.hits(s.Facts, opts.CoChange, req.Changed)
 	}
 	res, err := s.Engine.Expand(fctx, plan, explicit, opts)
 	cut := false

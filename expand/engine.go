@@ -70,6 +70,9 @@ type Options struct {
 	// touching a changed file touched each file (see rank.CombineOptions).
 	CoChange       []float64
 	CoChangeDetail []string
+	// CoChangeHits are the co-changed files' symbols that spell the
+	// change's words, shown as their spans (see rank.CombineOptions).
+	CoChangeHits []rank.SymHit
 	// MaxSpans caps the relevant spans reported per file (default 6).
 	MaxSpans int
 	// MaxVisits caps the symbols one strategy's walk reaches, which bounds
@@ -242,6 +245,7 @@ func (e *Engine) Expand(ctx context.Context, plan *query.Plan, explicit []Explic
 		SimilarDetail:  opt.SimilarDetail,
 		CoChange:       opt.CoChange,
 		CoChangeDetail: opt.CoChangeDetail,
+		CoChangeHits:   opt.CoChangeHits,
 		PriorDetail:    e.PriorDetail,
 	})
 	res.Considered = len(ranked)

@@ -115,6 +115,11 @@ type CombineOptions struct {
 	// 0..1, and CoChangeDetail says it in words.
 	CoChange       []float64
 	CoChangeDetail []string
+	// CoChangeHits, in a review, are symbols of the co-changed files
+	// that spell the change's words: they are shown as the files' spans
+	// (FileRank.Symbols) and add nothing to the scores. A hit of a file
+	// without a co-change tie is ignored.
+	CoChangeHits []SymHit
 	// Prior, when set, holds per file (by FileID) how much of the recent
 	// change in the repository touched it, 0..1; PriorDetail says it in
 	// words for reasons ("changed in 7 of the last 500 commits").
@@ -222,6 +227,14 @@ func Combine(facts *analyze.Facts, lex *Lexical, ev []Evidence, opt CombineOptio
 				accs[f].touched = true
 				addHit(&accs[f], SymHit{Sym: analyze.SymID(s), Score: 0.5 * v / maxSym, Reason: "matches the query's words"})
 			}
+		}
+	}
+	for _, h := range opt.CoChangeHits {
+		if h.Sym < 0 || int(h.Sym) >= len(facts.Symbols) {
+			continue
+		}
+		if f := facts.Symbols[h.Sym].File; opt.CoChange != nil && opt.CoChange[f] > 0 {
+			addHit(&accs[f], h)
 		}
 	}
 

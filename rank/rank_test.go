@@ -227,3 +227,58 @@ func TestGitSignalsOnlyWhenTheyDiscriminate(t *testing.T) {
 		t.Errorf("git signals that tell files apart (-want +got):\n%s", diff)
 	}
 }
+
+// TestCoChangeHits: in a review, the symbols of a co-changed file that
+// spell the change's words become its spans and move no score; a hit in a
+// file without a co-change tie is dropped.
+func TestCoChangeHits(t *testing.T) {
+	facts, src := sample(t)
+	ix, err := BuildIndex(context.Background(), facts, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lex := ix.Score([]query.Term{{Text: "findbyemail", Weight: 2}})
+	svc, _ := facts.FileByPath("service/user.go")
+	test, _ := facts.FileByPath("service/find_by_email_test.go")
+	auth, _ := facts.FileByPath("auth/token.go")
+	symNamed := func(name string) analyze.SymID {
+		for i, s := range facts.Symbols {
+			if s.Name == name {
+				return analyze.SymID(i)
+			}
+		}
+		t.Fatalf("no symbol %s", name)
+		return analyze.NoSym
+	}
+	testFn, issue := symNamed("TestFindByEmail"), symNamed("Issue")
+	tie := make([]float64, len(facts.Files))
+	tie[test] = 1
+	opt := CombineOptions{CoChange: tie, CoChangeDetail: make([]string, len(facts.Files))}
+	without := Combine(facts, lex, []Evidence{{File: svc, Sym: 0, Kind: EvSeed, Score: 1, Reason: "seed"}}, opt)
+	opt.CoChangeHits = []SymHit{
+		{Sym: testFn, Score: 0.5, Reason: "spells the change's words"},
+		{Sym: issue, Score: 0.5, Reason: "spells the change's words"}, // auth/token.go is not tied
+		{Sym: 99, Score: 0.5}, // out of range
+	}
+	with := Combine(facts, lex, []Evidence{{File: svc, Sym: 0, Kind: EvSeed, Score: 1, Reason: "seed"}}, opt)
+	syms := map[analyze.FileID][]analyze.SymID{}
+	for _, r := range with {
+		for _, h := range r.Symbols {
+			syms[r.File] = append(syms[r.File], h.Sym)
+		}
+	}
+	if got := syms[test]; len(got) != 1 || got[0] != testFn {
+		t.Errorf("the tied test's symbols are %v; want [%d] (TestFindByEmail)", got, testFn)
+	}
+	if got := syms[auth]; len(got) != 0 {
+		t.Errorf("an untied file got symbols %v", got)
+	}
+	if len(with) != len(without) {
+		t.Fatalf("%d files ranked with the hits, %d without", len(with), len(without))
+	}
+	for i := range with {
+		if with[i].Path != without[i].Path || with[i].Score != without[i].Score {
+			t.Errorf("rank %d: %s %.4f with the hits, %s %.4f without", i+1, with[i].Path, with[i].Score, without[i].Path, without[i].Score)
+		}
+	}
+}
