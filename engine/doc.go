@@ -71,13 +71,15 @@
 //
 // # Diff review
 //
-// [ReadChange] reads the change to review from git (the working tree,
-// the index, or a range from a merge base, a head other than the
-// checked-out tree extracted to a temporary directory), [ReadRange]
-// reads git's diff of a range as given (untracked files added as new),
-// the range [ResolveRange] chose from a base and a head that may be left
-// out, [ReadPatch] reads one from a unified diff, and [Session.ReviewChange]
-// maps it onto the facts of its new side, giving a [Review]. [ReviewRequest] turns a [Review] (a parsed diff mapped onto the new
+// Reading the change to review is package diffmode's:
+// [diffmode.ReadChange] reads it from git (the working tree, the index,
+// or a range from a merge base, a head other than the checked-out tree
+// extracted to a temporary directory), [diffmode.ReadRange] reads git's
+// diff of a range as given (untracked files added as new), the range
+// [diffmode.ResolveRange] chose from a base and a head that may be left
+// out, and [diffmode.ReadPatch] reads one from a unified diff.
+// [Session.ReviewChange] maps the [diffmode.ChangeSet] onto the facts of
+// its new side, giving a [Review]. [ReviewRequest] turns a [Review] (a parsed diff mapped onto the new
 // side's facts) into a Request: the query names the changed symbols, the
 // changed places are pinned first, and the list of changes and the diff,
 // fitted to [DiffShare] of the budget, lead the bundle. It never fetches
@@ -159,7 +161,7 @@
 // reopen.go, source.go), and the time limits and logging both halves use
 // (deadline.go, log.go) — builds on its own. Querying — request.go,
 // run.go (Query, Run), refs.go, bundle.go, assemble.go, report.go,
-// page.go, related.go, review.go, change.go, reviewrange.go, and the
+// page.go, related.go, review.go, and the
 // benchmark's ranker.go, rankerset.go, replay.go and bench.go — uses
 // what a Session holds and never the reverse; TestLoadingStandsAlone
 // builds the loading files alone to keep it so. The doors (cmd/ctxexpand: the command line, the
