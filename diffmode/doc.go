@@ -1,13 +1,29 @@
-// Package diffmode owns the "review a change" side of ctxexpand: it parses
-// unified diffs (git's format and plain diff -u), maps their hunks to the
-// symbols whose spans they touch, and turns those symbols into the seeds,
-// extras and notes of a query run with the impact strategy.
+// Package diffmode owns the "review a change" side of ctxexpand: it reads
+// the change to review from git or a unified diff, parses unified diffs
+// (git's format and plain diff -u), maps their hunks to the symbols whose
+// spans they touch, and turns those symbols into the seeds, extras and
+// notes of a query run with the impact strategy.
 //
-// The package is pure: it reads no repository and loads no language. It
-// takes [analyze.Facts] for the new side of the diff and asks a [Sources]
-// for the old side of a file when it needs the base version (to find
-// deleted symbols). [Git] is the Sources and diff producer the command line
-// uses; tests and other callers can bring their own.
+// Parsing and mapping are pure: they read no repository and load no
+// language. They take [analyze.Facts] for the new side of the diff and ask
+// a [Sources] for the old side of a file when they need the base version
+// (to find deleted symbols). [Git] is the Sources and diff producer the
+// command line uses; tests and other callers can bring their own.
+//
+// # Reading a change
+//
+// The doors read the change to review through [Git]. [ReadChange] reads
+// the change a [ChangeSpec] names (the working tree, the index, or a range
+// from a merge base, a head other than the checked-out tree extracted to
+// a temporary directory); [ResolveRange] works out the [ReviewRange] to
+// compare from a base and a head that may be left out, and [ReadRange]
+// reads git's diff of it as given (untracked files added as new);
+// [ReadPatch] reads a unified diff instead. Each gives a [ChangeSet]: the
+// parsed diff, the Sources of its old side and where its new side is on
+// disk, which package engine's Session.ReviewChange maps onto the facts
+// of that side. A revision git does not know, or one that could be read
+// as an option, is a [*RevisionError], which each door words as a mistake
+// in its arguments.
 //
 // # Parsing
 //

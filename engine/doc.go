@@ -71,13 +71,15 @@
 //
 // # Diff review
 //
-// [ReadChange] reads the change to review from git (the working tree,
-// the index, or a range from a merge base, a head other than the
-// checked-out tree extracted to a temporary directory), [ReadRange]
-// reads git's diff of a range as given (untracked files added as new),
-// the range [ResolveRange] chose from a base and a head that may be left
-// out, [ReadPatch] reads one from a unified diff, and [Session.ReviewChange]
-// maps it onto the facts of its new side, giving a [Review]. [ReviewRequest] turns a [Review] (a parsed diff mapped onto the new
+// Reading the change to review is package diffmode's:
+// [diffmode.ReadChange] reads it from git (the working tree, the index,
+// or a range from a merge base, a head other than the checked-out tree
+// extracted to a temporary directory), [diffmode.ReadRange] reads git's
+// diff of a range as given (untracked files added as new), the range
+// [diffmode.ResolveRange] chose from a base and a head that may be left
+// out, and [diffmode.ReadPatch] reads one from a unified diff.
+// [Session.ReviewChange] maps the [diffmode.ChangeSet] onto the facts of
+// its new side, giving a [Review]. [ReviewRequest] turns a [Review] (a parsed diff mapped onto the new
 // side's facts) into a Request: the query names the changed symbols, the
 // changed places are pinned first, and the list of changes and the diff,
 // fitted to [DiffShare] of the budget, lead the bundle. It never fetches
@@ -112,13 +114,14 @@
 // token counts are kept in the index too (lexstore.go, tokens.go). Output
 // is byte-identical with and without the index; indexed_test.go checks it
 // across edits, renames, commits switched, go.mod and Cargo.toml changes,
-// concurrent processes and damaged entries. [WritePack] writes a root's
-// index as a pack, and [SeedFromPack] adds one to another index
-// ([SeedFromPackFile] from a file or a URL). An [IndexRun] records what
-// one run of a command did with the index, as the root's last run.
+// concurrent processes and damaged entries. Packs, a root's index in one
+// file that another index is seeded from, are package engine/pack's; a
+// [Fingerprint] ([FingerprintOf]) is what it needs of this package: the
+// keys of a tree's snapshots, its input files and its settings. An
+// [IndexRun] records what one run of a command did with the index, as
+// the root's last run.
 //
-// [FetchPack] reads a pack from a file or a URL, [WritePackFile] writes
-// one atomically, [ExportSCIP] writes the facts as a SCIP index for other
+// [ExportSCIP] writes the facts as a SCIP index for other
 // tools, [ConfigLoad] gives the load options (ignore rules, their index
 // key, SCIP indexes) a configuration file asks for, [LoadOptions.Key]
 // names those that change what a load holds (a resident server answers
@@ -154,15 +157,17 @@
 // The package has two halves with a one-way dependency between them.
 // Loading — session.go (the Session's data, Open, Close), load.go (the
 // language loaders), lsp.go, scip.go, history.go, configload.go, the
-// on-disk index's orchestration (indexed.go, indexrun.go, lexstore.go,
-// tokens.go, pack.go, packfile.go), the resident reload (residentload.go,
+// on-disk index's orchestration (indexed.go, indexrun.go, fingerprint.go,
+// lexstore.go, tokens.go), the resident reload (residentload.go,
 // reopen.go, source.go), and the time limits and logging both halves use
 // (deadline.go, log.go) — builds on its own. Querying — request.go,
 // run.go (Query, Run), refs.go, bundle.go, assemble.go, report.go,
-// page.go, related.go, review.go, change.go, reviewrange.go, and the
+// page.go, related.go, review.go, and the
 // benchmark's ranker.go, rankerset.go, replay.go and bench.go — uses
 // what a Session holds and never the reverse; TestLoadingStandsAlone
-// builds the loading files alone to keep it so. The doors (cmd/ctxexpand: the command line, the
+// builds the loading files alone to keep it so. Packages engine/pack
+// (packs) and engine/resident (sessions kept current) build on this
+// one, which imports neither. The doors (cmd/ctxexpand: the command line, the
 // MCP server, the resident server's socket) map their flags and
 // arguments onto this API and render what it returns.
 package engine

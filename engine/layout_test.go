@@ -13,7 +13,7 @@ import (
 // "# Layout"). Every other file of the package answers queries.
 var loadingFiles = []string{
 	"session.go", "load.go", "lsp.go", "scip.go", "history.go", "deadline.go", "log.go", "configload.go",
-	"indexed.go", "indexrun.go", "lexstore.go", "tokens.go", "pack.go", "packfile.go", "residentload.go", "reopen.go", "source.go",
+	"indexed.go", "indexrun.go", "fingerprint.go", "lexstore.go", "tokens.go", "residentload.go", "reopen.go", "source.go",
 }
 
 // TestLoadingStandsAlone keeps the dependency between the package's two

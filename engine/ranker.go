@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/eval"
 	"github.com/ctxexpand/ctxexpand/expand"
 	"github.com/ctxexpand/ctxexpand/index"
@@ -150,7 +151,7 @@ const reviewBudget = 16000
 // names no commit and it carries no notes, as the benchmark's reviews
 // always have.
 func reviewOfWorkTree(ctx context.Context, s *Session, root, words string, paths []string) (Review, error) {
-	ch, err := ReadChange(ctx, root, ChangeSpec{Paths: paths})
+	ch, err := diffmode.ReadChange(ctx, root, diffmode.ChangeSpec{Paths: paths})
 	if err != nil {
 		return Review{}, err
 	}

@@ -98,12 +98,22 @@ func ReviewRequest(req Request, rv Review) Request {
 	return req
 }
 
+// ReviewChange maps ch onto the session's facts (the session of ch.Root)
+// and returns the review of it, with the user's words. On an error, the
+// review holds what was mapped before it (a time limit stops the mapping
+// part way).
+func (s *Session) ReviewChange(ctx context.Context, ch *diffmode.ChangeSet, words string) (Review, error) {
+	rep, err := diffmode.Map(ctx, s.Facts, ch.Diff, ch.Sources)
+	rv := Review{Diff: ch.Diff, Report: rep, What: ch.What, Subjects: ch.Subjects, Words: words, Notes: ch.Notes}
+	return rv, err
+}
+
 // EmptyReview is the bundle of a review whose change has no files, so
 // that a caller (a CI job) still gets a well-formed document: no files,
 // ch's commit and notes, in req's format and strategy within its budget
 // as its tokenizer counts. A format or tokenizer that does not exist is a
 // *RequestError whose Err says so.
-func EmptyReview(ctx context.Context, req Request, ch *Change, notes []string) ([]byte, error) {
+func EmptyReview(ctx context.Context, req Request, ch *diffmode.ChangeSet, notes []string) ([]byte, error) {
 	format, err := bundle.ParseFormat(req.Format)
 	if err != nil {
 		return nil, &RequestError{Field: "format", Err: err, format: "{format}: %v", args: []any{err}}

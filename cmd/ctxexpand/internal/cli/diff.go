@@ -94,9 +94,9 @@ func (o *diffOptions) run(ctx context.Context, io *IO) error {
 	}
 	ctx, cancel := withTimeout(ctx, o.Timeout)
 	defer cancel()
-	var ch *engine.Change
+	var ch *diffmode.ChangeSet
 	if o.Stdin {
-		ch, err = engine.ReadPatch(ctx, root, io.In, "stdin")
+		ch, err = diffmode.ReadPatch(ctx, root, io.In, "stdin")
 	} else {
 		ch, err = o.fromGit(ctx, root)
 	}
@@ -168,15 +168,15 @@ func (o *diffOptions) request(root string, rv engine.Review) engine.Request {
 	return engine.ReviewRequest(req, rv)
 }
 
-// fromGit asks git for the change the flags name (engine.ReadChange),
+// fromGit asks git for the change the flags name (diffmode.ReadChange),
 // and words its refusals for the command line.
-func (o *diffOptions) fromGit(ctx context.Context, root string) (*engine.Change, error) {
-	ch, err := engine.ReadChange(ctx, root, engine.ChangeSpec{Base: o.Base, Head: o.Head, Staged: o.Staged, Paths: o.Paths})
-	var rev *engine.RevisionError
+func (o *diffOptions) fromGit(ctx context.Context, root string) (*diffmode.ChangeSet, error) {
+	ch, err := diffmode.ReadChange(ctx, root, diffmode.ChangeSpec{Base: o.Base, Head: o.Head, Staged: o.Staged, Paths: o.Paths})
+	var rev *diffmode.RevisionError
 	switch {
 	case errors.Is(err, diffmode.ErrNotGit):
 		return nil, fmt.Errorf("diff needs a git repository at %s (or pass --root); to review another diff, pipe it: git diff | ctxexpand diff -", root)
-	case errors.Is(err, engine.ErrNoCommits):
+	case errors.Is(err, diffmode.ErrNoCommits):
 		return nil, fmt.Errorf("%v; commit first, or pipe a diff: git diff --cached | ctxexpand diff -", err)
 	case errors.As(err, &rev):
 		return nil, usageError{rev.Err}
@@ -187,7 +187,7 @@ func (o *diffOptions) fromGit(ctx context.Context, root string) (*engine.Change,
 // writeEmpty writes a bundle with no files for a change with no files
 // (engine.EmptyReview), so that a CI job still gets a well-formed
 // document.
-func (o *diffOptions) writeEmpty(ctx context.Context, io *IO, ch *engine.Change) error {
+func (o *diffOptions) writeEmpty(ctx context.Context, io *IO, ch *diffmode.ChangeSet) error {
 	note := "no changes in " + ch.What
 	notes := append(append([]string(nil), ch.Notes...), note)
 	if !o.Quiet {

@@ -11,7 +11,7 @@
 // applyConfig (config.go, with engine.ConfigLoad), and what they print
 // from engine.Output.Render, whether the run was local or answered by a
 // server (viaserver.go, which sends the engine.Request itself). The
-// change diff reviews is read by engine.ReadChange or engine.ReadPatch;
+// change diff reviews is read by diffmode.ReadChange or diffmode.ReadPatch;
 // diff words their refusals. bench maps its flags onto
 // engine.BenchOptions and writes engine.Bench's report.
 //

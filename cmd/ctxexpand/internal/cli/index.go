@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/engine/pack"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
@@ -155,14 +156,14 @@ func indexLoadOptions(io *IO, root, configFile string) (engine.LoadOptions, erro
 	return lo, err
 }
 
-// seed adds what the pack says to the index (engine.SeedFromPackFile).
+// seed adds what the pack says to the index (pack.SeedFromFile).
 // Whatever goes wrong (no file, a damaged or refused pack, a failed
 // download) is a note: the run goes on without the pack.
 func (o *indexOptions) seed(ctx context.Context, run *indexedRun, root string, lo engine.LoadOptions) {
 	start := time.Now()
-	res, size, err := engine.SeedFromPackFile(ctx, root, lo, o.FromPack)
+	res, size, err := pack.SeedFromFile(ctx, root, lo, o.FromPack)
 	if err != nil {
-		run.Notice(fmt.Sprintf("pack %s not used: %s", o.FromPack, strings.TrimPrefix(err.Error(), engine.ErrPackRefused.Error()+": ")))
+		run.Notice(fmt.Sprintf("pack %s not used: %s", o.FromPack, strings.TrimPrefix(err.Error(), pack.ErrRefused.Error()+": ")))
 		return
 	}
 	what := fmt.Sprintf("%d records", res.Records)
@@ -177,10 +178,10 @@ func (o *indexOptions) seed(ctx context.Context, run *indexedRun, root string, l
 	run.Notice(msg)
 }
 
-// writePack writes the pack (engine.WritePackFile: a reader never sees
+// writePack writes the pack (pack.WriteFile: a reader never sees
 // half a pack) and says what it wrote.
 func (o *indexOptions) writePack(ctx context.Context, io *IO, root string, lo engine.LoadOptions) error {
-	info, size, err := engine.WritePackFile(ctx, root, lo, o.Pack)
+	info, size, err := pack.WriteFile(ctx, root, lo, o.Pack)
 	if err != nil {
 		return err
 	}

@@ -64,14 +64,14 @@ func (s *Server) diffContext(ctx context.Context, sess *engine.Session, in DiffA
 	if err := toolRequest(req); err != nil {
 		return nil, err
 	}
-	rng, err := engine.ResolveRange(ctx, sess.Root, in.Base, in.Head)
+	rng, err := diffmode.ResolveRange(ctx, sess.Root, in.Base, in.Head)
 	switch {
-	case errors.Is(err, engine.ErrNoWorkTree):
+	case errors.Is(err, diffmode.ErrNoWorkTree):
 		return nil, toolErrorf("%s is not inside a git work tree: diff_context needs git history; use expand_context instead", sess.Root)
 	case err != nil:
 		return nil, toolErrorf("%v", err)
 	}
-	ch, err := engine.ReadRange(ctx, sess.Root, rng.Range, maxUntracked)
+	ch, err := diffmode.ReadRange(ctx, sess.Root, rng.Range, maxUntracked)
 	if err != nil {
 		return nil, toolErrorf("reading the diff of the %s: %v", rng.Label, err)
 	}

@@ -1,4 +1,4 @@
-package engine
+package pack
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/urlfetch"
 )
 
@@ -19,10 +20,10 @@ const (
 	packDownloadMax     = 1 << 30
 )
 
-// FetchPack reads the pack at src: a file, or an http or https URL
+// Fetch reads the pack at src: a file, or an http or https URL
 // fetched under the rules of @url (public addresses only), for
-// [ReadPack].
-func FetchPack(ctx context.Context, src string) ([]byte, error) {
+// [Read].
+func Fetch(ctx context.Context, src string) ([]byte, error) {
 	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
 		f := urlfetch.New(urlfetch.Options{Timeout: packDownloadTimeout, MaxBytes: packDownloadMax, NoCache: true,
 			UserAgent: "ctxexpand-pack/1"})
@@ -39,33 +40,33 @@ func FetchPack(ctx context.Context, src string) ([]byte, error) {
 	return data, err
 }
 
-// SeedFromPackFile seeds root's index from the pack at src ([FetchPack],
-// [ReadPack], [SeedFromPack]) and returns what it took and the pack's
+// SeedFromFile seeds root's index from the pack at src ([Fetch],
+// [Read], [Seed]) and returns what it took and the pack's
 // size in bytes. An error (no file, a damaged or refused pack, a failed
 // download) says why the pack was not used: a load goes on without it.
-func SeedFromPackFile(ctx context.Context, root string, opt LoadOptions, src string) (SeedResult, int64, error) {
-	data, err := FetchPack(ctx, src)
+func SeedFromFile(ctx context.Context, root string, opt engine.LoadOptions, src string) (SeedResult, int64, error) {
+	data, err := Fetch(ctx, src)
 	if err != nil {
 		return SeedResult{}, 0, err
 	}
-	a, info, err := ReadPack(bytes.NewReader(data), 0)
+	a, info, err := Read(bytes.NewReader(data), 0)
 	if err != nil {
 		return SeedResult{Info: info}, int64(len(data)), err
 	}
-	res, err := SeedFromPack(ctx, root, opt, a, info)
+	res, err := Seed(ctx, root, opt, a, info)
 	return res, int64(len(data)), err
 }
 
-// WritePackFile writes root's pack ([WritePack]) to the file at path,
+// WriteFile writes root's pack ([Write]) to the file at path,
 // which holds either the whole pack or what it held before, and returns
 // the pack's size in bytes.
-func WritePackFile(ctx context.Context, root string, opt LoadOptions, path string) (PackInfo, int64, error) {
+func WriteFile(ctx context.Context, root string, opt engine.LoadOptions, path string) (Info, int64, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
-		return PackInfo{}, 0, fmt.Errorf("writing the pack: %w", err)
+		return Info{}, 0, fmt.Errorf("writing the pack: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	info, err := WritePack(ctx, root, opt, tmp)
+	info, err := Write(ctx, root, opt, tmp)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

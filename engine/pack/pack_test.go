@@ -1,28 +1,29 @@
-package engine
+package pack_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ctxexpand/ctxexpand/engine"
+	"github.com/ctxexpand/ctxexpand/engine/pack"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
 // buildPack indexes root through a new index and writes its pack.
 func buildPack(t *testing.T, root string) []byte {
 	t.Helper()
-	st := openIndex(t, t.TempDir(), nil)
+	st := openIndex(t, t.TempDir())
 	if o := runQuery(t, root, st, "fix UserService.FindByEmail"); o.snapshot != snapshotMiss {
 		t.Fatalf("first load: snapshot %q", o.snapshot)
 	}
 	var b bytes.Buffer
-	info, err := WritePack(context.Background(), root, LoadOptions{Index: st}, &b)
+	info, err := pack.Write(context.Background(), root, engine.LoadOptions{Index: st}, &b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,15 +34,15 @@ func buildPack(t *testing.T, root string) []byte {
 }
 
 // seed reads a pack and seeds a new index at root with it.
-func seed(t *testing.T, root string, pack []byte, opt LoadOptions) (*index.Store, SeedResult, error) {
+func seed(t *testing.T, root string, data []byte, opt engine.LoadOptions) (*index.Store, pack.SeedResult, error) {
 	t.Helper()
-	st := openIndex(t, t.TempDir(), nil)
+	st := openIndex(t, t.TempDir())
 	opt.Index = st
-	a, info, err := ReadPack(bytes.NewReader(pack), 0)
+	a, info, err := pack.Read(bytes.NewReader(data), 0)
 	if err != nil {
-		return st, SeedResult{}, err
+		return st, pack.SeedResult{}, err
 	}
-	res, err := SeedFromPack(context.Background(), root, opt, a, info)
+	res, err := pack.Seed(context.Background(), root, opt, a, info)
 	return st, res, err
 }
 
@@ -51,8 +52,8 @@ func seed(t *testing.T, root string, pack []byte, opt LoadOptions) (*index.Store
 func TestPackOnAnotherCheckout(t *testing.T) {
 	src := filepath.Join(repoRoot(t), "testdata", "gosvc")
 	one, two := copyTree(t, src), copyTree(t, src)
-	pack := buildPack(t, one)
-	st, res, err := seed(t, two, pack, LoadOptions{})
+	data := buildPack(t, one)
+	st, res, err := seed(t, two, data, engine.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,9 +81,9 @@ func TestPackOnAnotherCheckout(t *testing.T) {
 func TestPackOfAnotherTree(t *testing.T) {
 	src := filepath.Join(repoRoot(t), "testdata", "gosvc")
 	one, two := copyTree(t, src), copyTree(t, src)
-	pack := buildPack(t, one)
+	data := buildPack(t, one)
 	editFile(t, two, "internal/service/user.go", func(s string) string { return s + "\n// edited\n" })
-	st, res, err := seed(t, two, pack, LoadOptions{})
+	st, res, err := seed(t, two, data, engine.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,17 +115,17 @@ func TestPackOfAnotherTree(t *testing.T) {
 func TestPackRefused(t *testing.T) {
 	src := filepath.Join(repoRoot(t), "testdata", "gosvc")
 	one := copyTree(t, src)
-	pack := buildPack(t, one)
+	data := buildPack(t, one)
 
 	t.Run("another version", func(t *testing.T) {
-		a, info, err := ReadPack(bytes.NewReader(pack), 0)
+		a, info, err := pack.Read(bytes.NewReader(data), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		info.Program = "vcs:0123456789 go1.0"
-		st := openIndex(t, t.TempDir(), nil)
-		_, err = SeedFromPack(context.Background(), one, LoadOptions{Index: st}, a, info)
-		if !errors.Is(err, ErrPackRefused) || !strings.Contains(err.Error(), "another version of ctxexpand") {
+		st := openIndex(t, t.TempDir())
+		_, err = pack.Seed(context.Background(), one, engine.LoadOptions{Index: st}, a, info)
+		if !errors.Is(err, pack.ErrRefused) || !strings.Contains(err.Error(), "another version of ctxexpand") {
 			t.Fatalf("err = %v", err)
 		}
 		if recs, _ := st.PackRecords(one, "go-pkg"); len(recs) != 0 {
@@ -133,8 +134,8 @@ func TestPackRefused(t *testing.T) {
 	})
 	t.Run("another repository", func(t *testing.T) {
 		rust := copyTree(t, filepath.Join(repoRoot(t), "testdata", "rustsvc"))
-		st, _, err := seed(t, rust, pack, LoadOptions{})
-		if !errors.Is(err, ErrPackRefused) || !strings.Contains(err.Error(), "another tree") {
+		st, _, err := seed(t, rust, data, engine.LoadOptions{})
+		if !errors.Is(err, pack.ErrRefused) || !strings.Contains(err.Error(), "another tree") {
 			t.Fatalf("err = %v", err)
 		}
 		if recs, _ := st.PackRecords(rust, "go-pkg"); len(recs) != 0 {
@@ -142,7 +143,7 @@ func TestPackRefused(t *testing.T) {
 		}
 	})
 	t.Run("other settings", func(t *testing.T) {
-		_, res, err := seed(t, one, pack, LoadOptions{SkipTests: true})
+		_, res, err := seed(t, one, data, engine.LoadOptions{SkipTests: true})
 		if err != nil || res.Snapshot || !strings.Contains(res.Reason, "skip-tests") || res.Records == 0 {
 			t.Fatalf("seed with other settings: %+v, %v", res, err)
 		}
@@ -156,60 +157,24 @@ func TestPackRefused(t *testing.T) {
 	}
 	for name, damage := range damages {
 		t.Run(name, func(t *testing.T) {
-			_, _, err := ReadPack(bytes.NewReader(damage(pack)), 0)
-			if !errors.Is(err, ErrPackRefused) {
-				t.Fatalf("err = %v, want ErrPackRefused", err)
+			_, _, err := pack.Read(bytes.NewReader(damage(data)), 0)
+			if !errors.Is(err, pack.ErrRefused) {
+				t.Fatalf("err = %v, want ErrRefused", err)
 			}
 		})
 	}
 }
 
 // TestPackNeedsACompleteAnalysis: with nothing stored for the tree as it
-// is, WritePack says what to do instead of writing an empty pack.
+// is, Write says what to do instead of writing an empty pack.
 func TestPackNeedsACompleteAnalysis(t *testing.T) {
 	root := copyTree(t, filepath.Join(repoRoot(t), "testdata", "gosvc"))
-	st := openIndex(t, t.TempDir(), nil)
+	st := openIndex(t, t.TempDir())
 	var b bytes.Buffer
-	if _, err := WritePack(context.Background(), root, LoadOptions{Index: st}, &b); err == nil || !strings.Contains(err.Error(), "run ctxexpand index") {
+	if _, err := pack.Write(context.Background(), root, engine.LoadOptions{Index: st}, &b); err == nil || !strings.Contains(err.Error(), "run ctxexpand index") {
 		t.Fatalf("err = %v", err)
 	}
 	if b.Len() != 0 {
 		t.Errorf("%d bytes written", b.Len())
-	}
-}
-
-// TestPortableSettings: the description of a root's settings leaves out
-// where the root, the Go installation and the module cache are, and
-// keeps everything else.
-func TestPortableSettings(t *testing.T) {
-	fp := func(root, goroot string) string {
-		return "options skip-tests=false\nenv GOROOT=" + goroot + "\nenv GOMODCACHE=/home/x/go/pkg/mod\nenv GOOS=linux\nenv GOWORK=" + root + "/go.work\nfile go.mod 1234\n"
-	}
-	a := portableSettings("/ci/work/repo", LoadOptions{}, fp("/ci/work/repo", "/opt/go"))
-	b := portableSettings("/home/dev/src/repo", LoadOptions{}, fp("/home/dev/src/repo", "/usr/local/go"))
-	if a != b {
-		t.Errorf("the same settings at other paths differ:\n%s\n%s", a, b)
-	}
-	c := portableSettings("/ci/work/repo", LoadOptions{}, strings.Replace(fp("/ci/work/repo", "/opt/go"), "GOOS=linux", "GOOS=darwin", 1))
-	if a == c || !strings.Contains(firstDifference(a, c), "GOOS") {
-		t.Errorf("another GOOS: %s", firstDifference(a, c))
-	}
-	if d := portableSettings("/ci/work/repo", LoadOptions{Backend: BackendBuiltin}, fp("/ci/work/repo", "/opt/go")); d != a {
-		t.Error("the default backend, named or not, describes differently")
-	}
-	// A SCIP index at the root counts by content, wherever the root is
-	// and whatever its file's time.
-	withSCIP := func(content string) (string, string) {
-		root := t.TempDir()
-		if err := os.WriteFile(filepath.Join(root, DefaultSCIPIndex), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return root, portableSettings(root, LoadOptions{}, "")
-	}
-	_, s1 := withSCIP("index one")
-	_, s2 := withSCIP("index one")
-	_, s3 := withSCIP("index two")
-	if s1 != s2 || s1 == s3 || !strings.Contains(s1, "scip index.scip ") {
-		t.Errorf("SCIP indexes: same content alike %v, other content apart %v:\n%s", s1 == s2, s1 != s3, s1)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package diffmode
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"sort"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/diffmode"
 )
 
 // ErrNoCommits says the repository has no commit to compare the working
@@ -39,12 +38,13 @@ type ChangeSpec struct {
 	Paths []string
 }
 
-// A Change is a change read from git or a diff, before it is mapped onto
-// the facts of its new side with [Session.ReviewChange].
-type Change struct {
-	Diff *diffmode.Diff
+// A ChangeSet is a change read from git or a diff, before it is mapped
+// onto the facts of its new side ([Map]; package engine's
+// Session.ReviewChange does it for a loaded repository).
+type ChangeSet struct {
+	Diff *Diff
 	// Sources read the old side of the changed files.
-	Sources diffmode.Sources
+	Sources Sources
 	// Root is where the new side is on disk: the repository's root, or a
 	// temporary directory holding a head other than the checked-out tree
 	// (removed by Close).
@@ -63,8 +63,8 @@ type Change struct {
 }
 
 // Close removes what reading the change extracted. It may be called on a
-// nil Change.
-func (ch *Change) Close() {
+// nil ChangeSet.
+func (ch *ChangeSet) Close() {
 	if ch != nil && ch.cleanup != nil {
 		ch.cleanup()
 		ch.cleanup = nil
@@ -74,15 +74,15 @@ func (ch *Change) Close() {
 // ReadChange asks git in root for the change spec names: the merge base
 // of Base and the head, Head extracted to a temporary directory when the
 // working tree is not that commit, the staged or the working tree's
-// changes otherwise. It fails with an error wrapping diffmode.ErrNotGit
+// changes otherwise. It fails with an error wrapping ErrNotGit
 // outside a git repository, ErrNoCommits before the first commit, and a
 // *RevisionError for a revision git does not know.
-func ReadChange(ctx context.Context, root string, spec ChangeSpec) (*Change, error) {
-	g := &diffmode.Git{Dir: root}
+func ReadChange(ctx context.Context, root string, spec ChangeSpec) (*ChangeSet, error) {
+	g := &Git{Dir: root}
 	if err := g.Check(ctx); err != nil {
 		return nil, err
 	}
-	ch := &Change{Root: root}
+	ch := &ChangeSet{Root: root}
 	var head string
 	var err error
 	if spec.Head != "" {
@@ -109,16 +109,16 @@ func ReadChange(ctx context.Context, root string, spec ChangeSpec) (*Change, err
 	} else if base, err = g.Commit(ctx, "HEAD"); err != nil {
 		return nil, ErrNoCommits
 	}
-	raw, err := g.Diff(ctx, diffmode.Range{Base: base, Head: head, Staged: spec.Staged, Paths: spec.Paths})
+	raw, err := g.Diff(ctx, Range{Base: base, Head: head, Staged: spec.Staged, Paths: spec.Paths})
 	if err != nil {
 		return nil, err
 	}
-	d, err := diffmode.ParseBytes(raw, diffmode.Options{})
+	d, err := ParseBytes(raw, Options{})
 	if err != nil {
 		return nil, diffError("git's diff", err)
 	}
 	ch.Diff = d
-	ch.Sources = diffmode.RevSource(g, base)
+	ch.Sources = RevSource(g, base)
 	switch {
 	case head != "":
 		ch.What = fmt.Sprintf("%s (%s) against %s (%s)", spec.Head, short(head), orHead(spec.Base), short(base))
@@ -155,7 +155,7 @@ func ReadChange(ctx context.Context, root string, spec ChangeSpec) (*Change, err
 
 // extractHead points ch.Root at a temporary copy of commit head (named
 // name by the caller) unless the working tree already is that commit.
-func (ch *Change) extractHead(ctx context.Context, g *diffmode.Git, name, head string) error {
+func (ch *ChangeSet) extractHead(ctx context.Context, g *Git, name, head string) error {
 	same, err := g.WorkTreeMatches(ctx, head)
 	if err != nil || same {
 		return err
@@ -176,16 +176,16 @@ func (ch *Change) extractHead(ctx context.Context, g *diffmode.Git, name, head s
 // to root's tree. Bases
 // come from the blobs its index lines name, when root is a git repository
 // that has them, else from undoing the hunks on the working tree.
-func ReadPatch(ctx context.Context, root string, r io.Reader, from string) (*Change, error) {
-	d, err := diffmode.Parse(r, diffmode.Options{})
+func ReadPatch(ctx context.Context, root string, r io.Reader, from string) (*ChangeSet, error) {
+	d, err := Parse(r, Options{})
 	if err != nil {
 		return nil, diffError("the diff on "+from, err)
 	}
 	read := func(_ context.Context, p string) ([]byte, error) { return analyze.ReadSource(root, p, 0) }
-	ch := &Change{Diff: d, Root: root, What: "the diff read from " + from, Sources: diffmode.ReverseSource(read)}
-	g := &diffmode.Git{Dir: root}
+	ch := &ChangeSet{Diff: d, Root: root, What: "the diff read from " + from, Sources: ReverseSource(read)}
+	g := &Git{Dir: root}
 	if g.Check(ctx) == nil {
-		ch.Sources = diffmode.FirstOf(diffmode.BlobSource(g), diffmode.ReverseSource(read))
+		ch.Sources = FirstOf(BlobSource(g), ReverseSource(read))
 		if prefix, err := g.Prefix(ctx); err == nil && prefix != "" {
 			if n := d.Relative(prefix); n > 0 {
 				ch.Notes = append(ch.Notes, fmt.Sprintf("%d files of the diff lie outside %s and were left out", n, prefix))
@@ -204,14 +204,14 @@ func ReadPatch(ctx context.Context, root string, r io.Reader, from string) (*Cha
 // that git does not track yet are added as new files. A diff that can be
 // read only in part is kept up to where it breaks, with a note. The
 // files are in path order; What and Subjects are the caller's to set.
-func ReadRange(ctx context.Context, root string, r diffmode.Range, untracked int) (*Change, error) {
-	g := &diffmode.Git{Dir: root}
+func ReadRange(ctx context.Context, root string, r Range, untracked int) (*ChangeSet, error) {
+	g := &Git{Dir: root}
 	raw, err := g.Diff(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	ch := &Change{Root: root, Sources: diffmode.RevSource(g, r.Base)}
-	d, err := diffmode.ParseBytes(raw, diffmode.Options{})
+	ch := &ChangeSet{Root: root, Sources: RevSource(g, r.Base)}
+	d, err := ParseBytes(raw, Options{})
 	if err != nil {
 		if d == nil {
 			return nil, diffError("git's diff", err)
@@ -234,16 +234,6 @@ func ReadRange(ctx context.Context, root string, r diffmode.Range, untracked int
 	return ch, nil
 }
 
-// ReviewChange maps ch onto the session's facts (the session of ch.Root)
-// and returns the review of it, with the user's words. On an error, the
-// review holds what was mapped before it (a time limit stops the mapping
-// part way).
-func (s *Session) ReviewChange(ctx context.Context, ch *Change, words string) (Review, error) {
-	rep, err := diffmode.Map(ctx, s.Facts, ch.Diff, ch.Sources)
-	rv := Review{Diff: ch.Diff, Report: rep, What: ch.What, Subjects: ch.Subjects, Words: words, Notes: ch.Notes}
-	return rv, err
-}
-
 func orHead(rev string) string {
 	if rev == "" {
 		return "HEAD"
@@ -260,7 +250,7 @@ func short(commit string) string {
 
 // diffError explains a diff that could not be read.
 func diffError(what string, err error) error {
-	if errors.Is(err, diffmode.ErrMalformed) {
+	if errors.Is(err, ErrMalformed) {
 		return fmt.Errorf("reading %s: %w; pass a unified diff as git diff writes it", what, err)
 	}
 	return fmt.Errorf("reading %s: %w", what, err)

@@ -1,4 +1,4 @@
-package engine
+package diffmode
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
-
-	"github.com/ctxexpand/ctxexpand/diffmode"
 )
 
 // ErrNoWorkTree says the root is not inside a git work tree, so there is
@@ -19,7 +17,7 @@ var ErrNoWorkTree = errors.New("not inside a git work tree")
 // its change with [ReadRange].
 type ReviewRange struct {
 	// Range is the commits git compares.
-	Range diffmode.Range
+	Range Range
 	// Label names the range: "working tree against HEAD", "main..feature".
 	Label string
 	// Base is the base commit, where the old side of files is read;
@@ -43,7 +41,7 @@ type ReviewRange struct {
 // revision as base or head and say what to give instead.
 func ResolveRange(ctx context.Context, root string, base, head string) (ReviewRange, error) {
 	base, head = strings.TrimSpace(base), strings.TrimSpace(head)
-	g := &diffmode.Git{Dir: root}
+	g := &Git{Dir: root}
 	if err := g.Check(ctx); errors.Is(err, exec.ErrNotFound) {
 		return ReviewRange{}, err
 	} else if err != nil {
@@ -55,13 +53,13 @@ func ResolveRange(ctx context.Context, root string, base, head string) (ReviewRa
 		if headErr != nil {
 			return ReviewRange{}, revisionErrorf("the repository has no commit yet, so there is nothing to compare the working tree with; commit once, or give base")
 		}
-		return ReviewRange{Range: diffmode.Range{Base: headCommit}, Base: headCommit, Label: "working tree against HEAD", WorkTree: true}, nil
+		return ReviewRange{Range: Range{Base: headCommit}, Base: headCommit, Label: "working tree against HEAD", WorkTree: true}, nil
 	case head == "":
 		bc, err := checkRev(ctx, g, "base", base)
 		if err != nil {
 			return ReviewRange{}, err
 		}
-		r := ReviewRange{Range: diffmode.Range{Base: bc}, Base: bc, Label: "working tree against " + base, WorkTree: true}
+		r := ReviewRange{Range: Range{Base: bc}, Base: bc, Label: "working tree against " + base, WorkTree: true}
 		if headErr == nil {
 			r.SubjectsTo = headCommit
 		}
@@ -80,7 +78,7 @@ func ResolveRange(ctx context.Context, root string, base, head string) (ReviewRa
 	} else if bc, err = checkRev(ctx, g, "base", base); err != nil {
 		return ReviewRange{}, err
 	}
-	r := ReviewRange{Range: diffmode.Range{Base: bc, Head: hc}, Base: bc, SubjectsTo: hc, Label: base + ".." + head}
+	r := ReviewRange{Range: Range{Base: bc, Head: hc}, Base: bc, SubjectsTo: hc, Label: base + ".." + head}
 	if headErr != nil || hc != headCommit {
 		r.Notes = append(r.Notes, fmt.Sprintf("the repository was analysed as it is on disk, not at %s: line numbers of the surrounding context may differ from that revision", head))
 	}
@@ -94,7 +92,7 @@ func revisionErrorf(format string, args ...any) error {
 // checkRev refuses revisions that could be read as options and those git
 // does not know, and returns the commit a known one names; name is what
 // the caller calls the revision (base, head).
-func checkRev(ctx context.Context, g *diffmode.Git, name, rev string) (string, error) {
+func checkRev(ctx context.Context, g *Git, name, rev string) (string, error) {
 	if strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, " \t\n\x00") {
 		return "", revisionErrorf("%s %q is not a revision: give a branch, tag or commit such as main, v1.2.0, HEAD~3 or a commit hash", name, rev)
 	}
