@@ -199,10 +199,15 @@ func (b *builder) plan(allowance int) int {
 	left = b.allocate(explicit, left)
 	// Companions before the explicit items' cut-down versions: the part
 	// of a changed file that does not fit (the diff shows the change)
-	// is worth less to a reviewer than the tests of the change.
-	left = b.allocate(companions, left)
+	// is worth less to a reviewer than the tests of the change. They
+	// take at most a share of the allowance, so that a long table test
+	// does not crowd out every ranked file.
+	room := min(left, allowance/companionShare)
+	spent := room - b.allocate(companions, room)
+	left -= spent
 	left = b.fillTruncated(explicit, left)
-	left = b.fillTruncated(companions, left)
+	room = min(left, allowance/companionShare-spent)
+	left -= room - b.fillTruncated(companions, room)
 	reserve := b.listingReserve(implicit, left/listingShare)
 	left -= reserve
 	left = b.cover(implicit, left)
@@ -222,6 +227,13 @@ func (b *builder) plan(allowance int) int {
 	}
 	return allowance - left
 }
+
+// companionShare bounds what the companion files take together: a third
+// of the allowance. A review's companions are tests, and a test file's
+// spans can be one table of cases thousands of lines long; planned with
+// the whole allowance, at 16k tokens one took 10.9k and left the
+// co-changed file ranked third out.
+const companionShare = 3
 
 // listingShare bounds the reserve for omitted files' entries (a tenth of
 // what the explicit items leave): they are metadata, and the content of
