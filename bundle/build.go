@@ -202,11 +202,12 @@ func (b *builder) plan(allowance int) int {
 	// is worth less to a reviewer than the tests of the change. They
 	// take at most a share of the allowance, so that a long table test
 	// does not crowd out every ranked file.
-	room := min(left, allowance/companionShare)
+	share := max(allowance/companionShare, companionFloor)
+	room := min(left, share)
 	spent := room - b.allocate(companions, room)
 	left -= spent
 	left = b.fillTruncated(explicit, left)
-	room = min(left, allowance/companionShare-spent)
+	room = min(left, share-spent)
 	left -= room - b.fillTruncated(companions, room)
 	reserve := b.listingReserve(implicit, left/listingShare)
 	left -= reserve
@@ -229,11 +230,16 @@ func (b *builder) plan(allowance int) int {
 }
 
 // companionShare bounds what the companion files take together: a third
-// of the allowance. A review's companions are tests, and a test file's
-// spans can be one table of cases thousands of lines long; planned with
-// the whole allowance, at 16k tokens one took 10.9k and left the
-// co-changed file ranked third out.
-const companionShare = 3
+// of the allowance, or companionFloor tokens when that is more. A
+// review's companions are tests, and a test file's spans can be one table
+// of cases thousands of lines long; planned with the whole allowance, at
+// 16k tokens one took 10.9k and left the co-changed file ranked third
+// out. At a small budget the floor keeps room for a test function or two,
+// the file a reviewer reads after the change.
+const (
+	companionShare = 3
+	companionFloor = 1000
+)
 
 // listingShare bounds the reserve for omitted files' entries (a tenth of
 // what the explicit items leave): they are metadata, and the content of
