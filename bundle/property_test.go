@@ -359,7 +359,7 @@ func TestMinimalDocumentFits(t *testing.T) {
 func TestSomethingShownWhenItFits(t *testing.T) {
 	root, all := propRepo(t)
 	for _, format := range []Format{Markdown, XML, JSON, Plain} {
-		for budget := 120; budget <= 1600; budget += 11 {
+		for budget := 120; budget <= 1600; budget += 23 {
 			req := Request{Query: "where are orders saved", Strategy: "focused",
 				Commit: "0123456789abcdef0123456789abcdef01234567", Root: root, Budget: budget,
 				Counter: newCounter(t, "o200k"), Format: format, Files: all[:5],
