@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,6 +28,9 @@ import (
 //   - edit: append a comment line to a source file, then query at once;
 //     the time runs from before the write to the answer, which must come
 //     from a newer generation.
+//   - declaration edit: append a new function to a source file, then ask
+//     for it by its name at once; timed the same way, and the answer must
+//     rank the edited file first (found).
 //   - RSS: the server's resident set after the queries and edits.
 
 // residentRun is what was measured of the server on one tree.
@@ -38,6 +42,8 @@ type residentRun struct {
 	server         []time.Duration // the server's own time, per query
 	edits          []time.Duration // write to answer
 	editsFresh     int             // edits answered from a newer generation
+	decls          []time.Duration // declaration edits: write to answer
+	declsFound     int             // declaration edits whose answer ranks the edited file first
 	fallbacks      int             // queries the server did not answer
 	rss            int64           // bytes
 	queriesWanted  int
@@ -95,11 +101,13 @@ func measureResident(ctx context.Context, o *options, s *subject, cache string) 
 	r.load = time.Since(start)
 	logf("%s: server loaded in %v", s.name, r.load.Round(time.Millisecond))
 
+	var stdout strings.Builder // the last answer
 	ask := func(q string) (time.Duration, time.Duration, int, bool) {
 		cmd := exec.CommandContext(ctx, o.bin, "--root", s.root, "--quiet", "--verbose", "--format", "json", "--budget", "16000", q)
 		cmd.Env = env
 		var stderr strings.Builder
-		cmd.Stderr = &stderr
+		stdout.Reset()
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		t := time.Now()
 		err := cmd.Run()
 		wall := time.Since(t)
@@ -140,6 +148,25 @@ func measureResident(ctx context.Context, o *options, s *subject, cache string) 
 		gen = g
 		r.editRoundsDone++
 	}
+	for round := 0; round < o.rounds*3; round++ {
+		rel := s.sources[(len(s.sources)*(2*round+1)/(o.rounds*6)+29*round+7)%len(s.sources)]
+		t := time.Now()
+		name, ok := appendDecl(filepath.Join(s.root, filepath.FromSlash(rel)), s.lang, round)
+		if !ok {
+			continue
+		}
+		_, _, g, ok := ask(name)
+		wall := time.Since(t)
+		if !ok {
+			r.fallbacks++
+			continue
+		}
+		r.decls = append(r.decls, wall)
+		if g > gen && firstFile(stdout.String()) == rel {
+			r.declsFound++
+		}
+		gen = g
+	}
 	if m := statusMem.FindStringSubmatch(status()); m != nil {
 		mib, _ := strconv.ParseInt(m[1], 10, 64)
 		r.rss = mib << 20
@@ -147,9 +174,49 @@ func measureResident(ctx context.Context, o *options, s *subject, cache string) 
 	p50, p95 := pct(r.queries)
 	sp50, sp95 := pct(r.server)
 	e50, e95 := pct(r.edits)
-	logf("%s: resident queries p50 %v p95 %v (server %v / %v), edits p50 %v p95 %v (%d of %d fresh), RSS %d MiB, %d fallbacks",
-		s.name, p50, p95, sp50, sp95, e50, e95, r.editsFresh, len(r.edits), r.rss>>20, r.fallbacks)
+	d50, d95 := pct(r.decls)
+	logf("%s: resident queries p50 %v p95 %v (server %v / %v), edits p50 %v p95 %v (%d of %d fresh), declaration edits p50 %v p95 %v (%d of %d found), RSS %d MiB, %d fallbacks",
+		s.name, p50, p95, sp50, sp95, e50, e95, r.editsFresh, len(r.edits), d50, d95, r.declsFound, len(r.decls), r.rss>>20, r.fallbacks)
 	return r
+}
+
+// appendDecl adds a new function at the end of a source file, named
+// so that nothing else in the tree spells it, and returns the name.
+func appendDecl(p, lang string, round int) (string, bool) {
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	var name, decl string
+	switch lang {
+	case "go":
+		name = fmt.Sprintf("SpeedBenchmarkDecl%d", round)
+		decl = fmt.Sprintf("\n// %s is a declaration the speed benchmark added.\nfunc %s() int { return %d }\n", name, name, round)
+	case "rust":
+		name = fmt.Sprintf("speed_benchmark_decl_%d", round)
+		decl = fmt.Sprintf("\n/// A declaration the speed benchmark added.\npub fn %s() -> i32 {\n    %d\n}\n", name, round)
+	default:
+		return "", false
+	}
+	if _, err := f.WriteString(decl); err != nil {
+		return "", false
+	}
+	return name, true
+}
+
+// firstFile is the path of the first file of a JSON bundle, "" when it
+// has none.
+func firstFile(bundle string) string {
+	var doc struct {
+		Files []struct {
+			Path string `json:"path"`
+		} `json:"files"`
+	}
+	if json.Unmarshal([]byte(bundle), &doc) != nil || len(doc.Files) == 0 {
+		return ""
+	}
+	return doc.Files[0].Path
 }
 
 // pct is the median and 95th percentile, rounded to the millisecond.
@@ -172,27 +239,28 @@ func writeResident(b *strings.Builder, rs []*result) {
 		return
 	}
 	b.WriteString("\n## Resident server (`ctxexpand serve`)\n\n")
-	b.WriteString("The server started on the tree with the index the warm runs left (*load*: start to first answer-ready state), then `ctxexpand --format json --budget 16000 --verbose QUERY` sent each of 100 queries made from the tree's own declarations (a fix, a question, a named symbol, a pinned file, a directory; each asked once). *Query* is the whole command, process start to exit; *server* is the server's own time in the answer. *Edit* appends a comment line to a source file and asks at once: the time runs from before the write to the answer, which must come from a newer generation (*fresh*). RSS is the server's after the queries and edits. Ratios against ripgrep reading the same tree in the same run.\n\n")
-	b.WriteString("| repository | load | query p50 | query p95 | server p50 | server p95 | edit p50 | edit p95 | fresh | server RSS | query p50 ÷ ripgrep |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("The server started on the tree with the index the warm runs left (*load*: start to first answer-ready state), then `ctxexpand --format json --budget 16000 --verbose QUERY` sent each of 100 queries made from the tree's own declarations (a fix, a question, a named symbol, a pinned file, a directory; each asked once). *Query* is the whole command, process start to exit; *server* is the server's own time in the answer. *Edit* appends a comment line to a source file and asks at once: the time runs from before the write to the answer, which must come from a newer generation (*fresh*). *Decl* appends a new function to a source file and asks for it by its name at once, timed the same way; *found* counts the answers that come from a newer generation and rank the edited file first. RSS is the server's after the queries and edits. Ratios against ripgrep reading the same tree in the same run.\n\n")
+	b.WriteString("| repository | load | query p50 | query p95 | server p50 | server p95 | edit p50 | edit p95 | fresh | decl p50 | decl p95 | found | server RSS | query p50 ÷ ripgrep |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range rs {
 		res := r.resident
 		if !res.ran {
 			continue
 		}
 		if res.err != nil {
-			fmt.Fprintf(b, "| %s | failed: %v | | | | | | | | | |\n", r.name, res.err)
+			fmt.Fprintf(b, "| %s | failed: %v | | | | | | | | | | | | |\n", r.name, res.err)
 			continue
 		}
 		q50, q95 := pct(res.queries)
 		s50, s95 := pct(res.server)
 		e50, e95 := pct(res.edits)
+		d50, d95 := pct(res.decls)
 		c := r.cells()
 		rg := "–"
 		if c.rgOK && q50 > 0 {
 			rg = fmt.Sprintf("%.2f×", q50.Seconds()/c.rg.wall.Seconds())
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d of %d | %d MiB | %s |\n", r.name, msOf(res.load), msOf(q50), msOf(q95), msOf(s50), msOf(s95), msOf(e50), msOf(e95),
-			res.editsFresh, len(res.edits), res.rss>>20, rg)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d of %d | %s | %s | %d of %d | %d MiB | %s |\n", r.name, msOf(res.load), msOf(q50), msOf(q95), msOf(s50), msOf(s95), msOf(e50), msOf(e95),
+			res.editsFresh, len(res.edits), msOf(d50), msOf(d95), res.declsFound, len(res.decls), res.rss>>20, rg)
 		if res.fallbacks > 0 {
 			fmt.Fprintf(b, "\n%s: %d queries were answered without the server.\n", r.name, res.fallbacks)
 		}
@@ -224,6 +292,11 @@ func residentTargets(rs []*result) []target {
 		if r.name == "hugo" || r.name == "tokio" {
 			out = append(out, target{"Resident: an edit in the next answer within 200 ms (p50; p95 " + msOf(e95) + ")", r.name, msOf(e50),
 				met(e50 <= 200*time.Millisecond && res.editsFresh == len(res.edits))})
+			if len(res.decls) > 0 {
+				d50, d95 := pct(res.decls)
+				out = append(out, target{"Resident: a new declaration found by its name in the next answer within 400 ms (p50; p95 " + msOf(d95) + ")", r.name, msOf(d50),
+					met(d50 <= 400*time.Millisecond && res.declsFound == len(res.decls))})
+			}
 		}
 	}
 	return out
