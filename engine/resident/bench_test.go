@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,9 +130,36 @@ func writeHeapProfile(path string) error {
 // times the next query, which must include the edit. BENCH_CPUPROFILE=FILE
 // profiles the edits alone (with the untimed ones that undo them).
 func BenchmarkResidentEdit(b *testing.B) {
+	benchEdits(b, "", func(i int) (string, string) {
+		return fmt.Sprintf("\n// edit %d\n", i), "fix the rendering of nested templates"
+	})
+}
+
+// BenchmarkResidentDeclEdit appends a new function to one Go source file
+// and asks for it by its name: a declaration edit, which changes the
+// package's surface where a comment does not.
+func BenchmarkResidentDeclEdit(b *testing.B) {
+	benchEdits(b, ".go", func(i int) (string, string) {
+		name := fmt.Sprintf("BenchDeclEdit%d", i)
+		return fmt.Sprintf("\nfunc %s() int { return %d }\n", name, i), name
+	})
+}
+
+// benchEdits times edits made by appending what edit gives to a source
+// file whose name ends in ext ("" for any), each followed by the query it
+// gives (see BenchmarkResidentEdit).
+func benchEdits(b *testing.B, ext string, edit func(i int) (text, query string)) {
 	root, st := benchRoot(b)
 	e := benchRepo(b, root, st)
-	files := varied.Sources(root)
+	var files []string
+	for _, f := range varied.Sources(root) {
+		if strings.HasSuffix(f, ext) {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 {
+		b.Skipf("no %s source files", ext)
+	}
 	req := engine.Request{Query: "fix the rendering of nested templates", Budget: 16000, Format: "json", Tokenizer: "o200k", NoNetwork: true}
 	if _, _, err := e.Query(context.Background(), req); err != nil {
 		b.Fatal(err)
@@ -152,11 +180,14 @@ func BenchmarkResidentEdit(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		text, q := edit(i)
 		start, cpu0 := time.Now(), testenv.CPUTime()
-		if err := os.WriteFile(p, append(data, fmt.Sprintf("\n// edit %d\n", i)...), 0o644); err != nil {
+		if err := os.WriteFile(p, append(data, text...), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		_, snap, err := e.Query(context.Background(), req)
+		asked := req
+		asked.Query = q
+		_, snap, err := e.Query(context.Background(), asked)
 		if err != nil {
 			b.Fatal(err)
 		}
