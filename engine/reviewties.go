@@ -164,9 +164,13 @@ func (sp spelling) hits(facts *analyze.Facts, tie []float64, changed []string) [
 	if sp.sym == nil || tie == nil {
 		return nil
 	}
+	underReview := make(map[string]bool, len(changed))
+	for _, p := range changed {
+		underReview[p] = true
+	}
 	var out []rank.SymHit
 	for i := range facts.Files {
-		if tie[i] <= 0 || slices.Contains(changed, facts.Files[i].Path) {
+		if tie[i] <= 0 || underReview[facts.Files[i].Path] {
 			continue
 		}
 		syms := facts.SymbolsIn(analyze.FileID(i))
