@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 // The values of engine.IndexedLoad.Snapshot the tests look for.
@@ -21,37 +21,13 @@ const (
 )
 
 // repoRoot is the module root, where the sample repositories live.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
+func repoRoot(t testing.TB) string { return testfiles.ModuleRoot(t) }
 
 // copyTree copies the sample repository src into a fresh directory.
 func copyTree(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testfiles.CopyDir(t, src, dst)
 	return dst
 }
 
