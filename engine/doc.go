@@ -88,9 +88,11 @@
 // them gain (githistory.Stats.CoChanged), and so do the few tests and
 // other source files whose text best spells the words of
 // Request.ChangedLines (the added and removed lines); tests are not
-// demoted, and the
-// changed files are shown as their changed symbols rather than whole (the
-// diff already shows the change). A change with no files gets
+// demoted, the files so tied are shown by their symbols that spell those
+// words, and the changed files are shown as their changed symbols rather
+// than whole (the diff already shows the change). The tests planned next
+// to the change (bundle.File.Companion) take at most a third of the
+// budget. A change with no files gets
 // [EmptyReview], a bundle with none. The benchmark's [Ranker] reviews a
 // review instance's uncommitted change the same way.
 //
