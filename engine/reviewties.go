@@ -87,7 +87,10 @@ const (
 // spellingShare of their best in proportion. Files under review are not
 // scored.
 func (s *Session) spelledTies(changed, lines []string) spelling {
-	out := spelling{bestTest: -1}
+	out := spelling{bestTest: -1, underReview: make(map[string]bool, len(changed))}
+	for _, p := range changed {
+		out.underReview[p] = true
+	}
 	if len(lines) == 0 || s.Engine == nil || s.Engine.Index == nil {
 		return out
 	}
@@ -97,10 +100,6 @@ func (s *Session) spelledTies(changed, lines []string) spelling {
 	}
 	lx := s.Engine.Index.Score(terms)
 	out.sym = lx.Sym
-	underReview := make(map[string]bool, len(changed))
-	for _, p := range changed {
-		underReview[p] = true
-	}
 	weight := make(map[string]float64, len(terms))
 	for _, t := range terms {
 		weight[t.Text] = t.Weight
@@ -109,7 +108,7 @@ func (s *Session) spelledTies(changed, lines []string) spelling {
 		cat analyze.Category
 		tie float64
 	}{{analyze.CatTest, 1}, {analyze.CatSource, spellingSource}} {
-		top := s.bestSpelling(lx.File, kind.cat, underReview)
+		top := s.bestSpelling(lx.File, kind.cat, out.underReview)
 		if len(top) == 0 {
 			continue
 		}
@@ -146,6 +145,9 @@ type spelling struct {
 	// sym is the lexical score of each symbol's document for the words
 	// (rank.Lexical.Sym); nil without lines.
 	sym []float64
+	// underReview are the paths of the changed files, which are not
+	// scored.
+	underReview map[string]bool
 }
 
 // spellHit is the span score of the symbol of a co-changed file that
@@ -160,17 +162,13 @@ const spellHit = 0.5
 // in code that changes with it, the functions that share them. Each
 // file's best symbol scores spellHit and the others in proportion. Files
 // under review are left out: their spans are the change.
-func (sp spelling) hits(facts *analyze.Facts, tie []float64, changed []string) []rank.SymHit {
+func (sp spelling) hits(facts *analyze.Facts, tie []float64) []rank.SymHit {
 	if sp.sym == nil || tie == nil {
 		return nil
 	}
-	underReview := make(map[string]bool, len(changed))
-	for _, p := range changed {
-		underReview[p] = true
-	}
 	var out []rank.SymHit
 	for i := range facts.Files {
-		if tie[i] <= 0 || underReview[facts.Files[i].Path] {
+		if tie[i] <= 0 || sp.underReview[facts.Files[i].Path] {
 			continue
 		}
 		syms := facts.SymbolsIn(analyze.FileID(i))

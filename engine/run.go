@@ -101,7 +101,7 @@ func (s *Session) Query(ctx context.Context, req Request) (*Output, error) {
 			spelledBest = s.Facts.Files[sp.bestTest].Path
 		}
 		opts.CoChange, opts.CoChangeDetail = s.coChanges(req.Changed, sp.score, sp.why)
-		opts.CoChangeHits = sp.hits(s.Facts, opts.CoChange, req.Changed)
+		opts.CoChangeHits = sp.hits(s.Facts, opts.CoChange)
 	}
 	res, err := s.Engine.Expand(fctx, plan, explicit, opts)
 	cut := false
