@@ -130,15 +130,32 @@ func measureResident(ctx context.Context, o *options, s *subject, cache string) 
 		r.queries = append(r.queries, wall)
 		r.server = append(r.server, took)
 	}
-	_, _, gen, _ := ask(s.query)
-	for round := 0; round < o.rounds*3; round++ {
-		f := filepath.Join(s.root, filepath.FromSlash(s.sources[(len(s.sources)*(2*round+1)/(o.rounds*6)+13*round)%len(s.sources)]))
+	// editAndAsk edits the source file rel with write, which gives the
+	// query to ask next (false when it wrote nothing: nothing is asked),
+	// asks it at once and times both, from before the write to the
+	// answer; false when no answer came.
+	editAndAsk := func(rel string, write func(path string) (string, bool)) (time.Duration, int, bool) {
 		t := time.Now()
-		appendLine(f, s.lang, 100+round)
-		wall, _, g, ok := ask(s.query)
-		wall = time.Since(t)
+		q, ok := write(filepath.Join(s.root, filepath.FromSlash(rel)))
+		if !ok {
+			return 0, 0, false
+		}
+		_, _, g, ok := ask(q)
+		wall := time.Since(t)
 		if !ok {
 			r.fallbacks++
+			return 0, 0, false
+		}
+		return wall, g, true
+	}
+	_, _, gen, _ := ask(s.query)
+	for round := 0; round < o.rounds*3; round++ {
+		rel := s.sources[(len(s.sources)*(2*round+1)/(o.rounds*6)+13*round)%len(s.sources)]
+		wall, g, ok := editAndAsk(rel, func(p string) (string, bool) {
+			appendLine(p, s.lang, 100+round)
+			return s.query, true
+		})
+		if !ok {
 			continue
 		}
 		r.edits = append(r.edits, wall)
@@ -150,15 +167,8 @@ func measureResident(ctx context.Context, o *options, s *subject, cache string) 
 	}
 	for round := 0; round < o.rounds*3; round++ {
 		rel := s.sources[(len(s.sources)*(2*round+1)/(o.rounds*6)+29*round+7)%len(s.sources)]
-		t := time.Now()
-		name, ok := appendDecl(filepath.Join(s.root, filepath.FromSlash(rel)), s.lang, round)
+		wall, g, ok := editAndAsk(rel, func(p string) (string, bool) { return appendDecl(p, s.lang, round) })
 		if !ok {
-			continue
-		}
-		_, _, g, ok := ask(name)
-		wall := time.Since(t)
-		if !ok {
-			r.fallbacks++
 			continue
 		}
 		r.decls = append(r.decls, wall)
