@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 // gitSignals lists, per ranked file, the contributions and reasons that
@@ -84,7 +85,7 @@ func TestHistoryOfAFolder(t *testing.T) {
 		t.Errorf("one commit that added the folder gave git signals:\n%v", got)
 	}
 
-	editFile(t, svc, "internal/auth/token.go", func(s string) string { return s + "\n// Tokens expire after the configured TTL.\n" })
+	testfiles.EditFile(t, svc, "internal/auth/token.go", func(s string) string { return s + "\n// Tokens expire after the configured TTL.\n" })
 	git(t, top, "commit", "-qam", "users: tokens issued at login expire after the configured TTL")
 	want := map[string][]string{"internal/auth/token.go": {
 		"commits", "history",

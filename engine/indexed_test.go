@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 // outcome is everything a query shows the user, and how the facts were
@@ -66,22 +67,6 @@ func openIndex(t *testing.T, dir string, notices *[]string) *index.Store {
 		t.Fatal(err)
 	}
 	return st
-}
-
-func editFile(t *testing.T, root, rel string, edit func(string) string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := edit(string(data))
-	if out == string(data) {
-		t.Fatalf("editing %s changed nothing", rel)
-	}
-	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // commitAll makes root a git repository whose one commit, msg, holds
@@ -242,18 +227,18 @@ func TestIndexInvalidationGo(t *testing.T) {
 		{"cold", nil, snapshotMiss},
 		{"warm", nil, snapshotHit},
 		{"edit a body", func(t *testing.T, root string) {
-			editFile(t, root, "store/store.go", func(s string) string {
+			testfiles.EditFile(t, root, "store/store.go", func(s string) string {
 				return strings.Replace(s, "\tit, ok := s.items", "\t// Upper case is canonical.\n\tit, ok := s.items", 1)
 			})
 		}, snapshotMiss},
 		{"rename a symbol", func(t *testing.T, root string) {
 			for _, f := range []string{"store/store.go", "store/store_test.go", "cart/cart.go", "cmd/shop/main.go"} {
-				editFile(t, root, f, func(s string) string { return strings.ReplaceAll(s, "FindBySKU", "LookupSKU") })
+				testfiles.EditFile(t, root, f, func(s string) string { return strings.ReplaceAll(s, "FindBySKU", "LookupSKU") })
 			}
 		}, snapshotMiss},
 		{"commit and edit again", func(t *testing.T, root string) {
 			git(t, root, "commit", "-qam", "rename")
-			editFile(t, root, "cart/cart.go", func(s string) string { return s + "\n// Trailing note.\n" })
+			testfiles.EditFile(t, root, "cart/cart.go", func(s string) string { return s + "\n// Trailing note.\n" })
 		}, snapshotMiss},
 		{"switch to the base commit", func(t *testing.T, root string) {
 			git(t, root, "checkout", "-q", "-f", "HEAD~1")
@@ -262,7 +247,7 @@ func TestIndexInvalidationGo(t *testing.T) {
 			git(t, root, "checkout", "-q", "-f", "-")
 		}, snapshotHit}, // the state after the rename (the edit was discarded)
 		{"change go.mod", func(t *testing.T, root string) {
-			editFile(t, root, "go.mod", func(s string) string {
+			testfiles.EditFile(t, root, "go.mod", func(s string) string {
 				return strings.Replace(s, "module example.com/shop", "module example.com/renamed", 1)
 			})
 		}, snapshotMiss},
@@ -280,17 +265,17 @@ func TestIndexInvalidationRust(t *testing.T) {
 		{"cold", nil, snapshotMiss},
 		{"warm", nil, snapshotHit},
 		{"edit a body", func(t *testing.T, root string) {
-			editFile(t, root, "src/service.rs", func(s string) string {
+			testfiles.EditFile(t, root, "src/service.rs", func(s string) string {
 				return strings.Replace(s, "    pub fn find_by_email(", "    /// Finds a user, ignoring case.\n    pub fn find_by_email(", 1)
 			})
 		}, snapshotMiss},
 		{"rename a symbol", func(t *testing.T, root string) {
 			for _, f := range []string{"src/service.rs", "src/main.rs"} {
-				editFile(t, root, f, func(s string) string { return strings.ReplaceAll(s, "find_by_email", "lookup_by_email") })
+				testfiles.EditFile(t, root, f, func(s string) string { return strings.ReplaceAll(s, "find_by_email", "lookup_by_email") })
 			}
 		}, snapshotMiss},
 		{"change Cargo.toml", func(t *testing.T, root string) {
-			editFile(t, root, "Cargo.toml", func(s string) string { return s + "\n[[bin]]\nname = \"extra\"\npath = \"src/main.rs\"\n" })
+			testfiles.EditFile(t, root, "Cargo.toml", func(s string) string { return s + "\n[[bin]]\nname = \"extra\"\npath = \"src/main.rs\"\n" })
 		}, snapshotMiss},
 	})
 }
@@ -465,7 +450,7 @@ func TestIndexInvalidationGoDependencies(t *testing.T) {
 	root := writeTree(t, chainGo)
 	edit := func(rel, old, new string) func(t *testing.T, root string) {
 		return func(t *testing.T, root string) {
-			editFile(t, root, rel, func(s string) string { return strings.Replace(s, old, new, 1) })
+			testfiles.EditFile(t, root, rel, func(s string) string { return strings.Replace(s, old, new, 1) })
 		}
 	}
 	checkSteps(t, root, "fix the Price Total of top", []step{
@@ -477,12 +462,12 @@ func TestIndexInvalidationGoDependencies(t *testing.T) {
 		{"field of the bottom moved", edit("base/base.go", "\tPrice int", "\t// Price is in cents.\n\tPrice int"), snapshotMiss},
 		{"exported symbol renamed", func(t *testing.T, root string) {
 			for _, f := range []string{"base/base.go", "mid/mid.go"} {
-				editFile(t, root, f, func(s string) string { return strings.ReplaceAll(s, "Lookup", "Find") })
+				testfiles.EditFile(t, root, f, func(s string) string { return strings.ReplaceAll(s, "Lookup", "Find") })
 			}
 		}, snapshotMiss},
 		{"field of the bottom renamed, top left broken", edit("base/base.go", "\tPrice int", "\tCost int"), snapshotMiss},
 		{"top repaired", func(t *testing.T, root string) {
-			editFile(t, root, "top/top.go", func(s string) string { return strings.ReplaceAll(s, ".Price", ".Cost") })
+			testfiles.EditFile(t, root, "top/top.go", func(s string) string { return strings.ReplaceAll(s, ".Price", ".Cost") })
 		}, snapshotMiss},
 	})
 }
@@ -515,7 +500,7 @@ func TestIndexKeepsFewSnapshots(t *testing.T) {
 	}
 	runQuery(t, root, st, q) // the original state: evicted below
 	for i := range 4 {
-		editFile(t, root, "cart/cart.go", func(s string) string { return s + fmt.Sprintf("\n// Note %d.\n", i) })
+		testfiles.EditFile(t, root, "cart/cart.go", func(s string) string { return s + fmt.Sprintf("\n// Note %d.\n", i) })
 		if got := runQuery(t, root, st, q); got.snapshot != snapshotMiss {
 			t.Fatalf("edit %d: snapshot %q, want a miss", i, got.snapshot)
 		}

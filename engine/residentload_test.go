@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -61,13 +62,13 @@ func TestResidentReopenFromMemory(t *testing.T) {
 		paths []string
 	}{
 		{"edit a body", func(t *testing.T) {
-			editFile(t, root, "store/store.go", func(s string) string {
+			testfiles.EditFile(t, root, "store/store.go", func(s string) string {
 				return strings.Replace(s, "\tit, ok := s.items", "\t// Upper case is canonical.\n\tit, ok := s.items", 1)
 			})
 		}, []string{"store/store.go"}},
 		{"rename a symbol", func(t *testing.T) {
 			for _, f := range []string{"store/store.go", "store/store_test.go", "cart/cart.go", "cmd/shop/main.go"} {
-				editFile(t, root, f, func(s string) string { return strings.ReplaceAll(s, "FindBySKU", "LookupSKU") })
+				testfiles.EditFile(t, root, f, func(s string) string { return strings.ReplaceAll(s, "FindBySKU", "LookupSKU") })
 			}
 		}, []string{"store/store.go", "store/store_test.go", "cart/cart.go", "cmd/shop/main.go"}},
 		{"add and delete files", func(t *testing.T) {
@@ -89,10 +90,10 @@ func TestResidentReopenFromMemory(t *testing.T) {
 			os.RemoveAll(filepath.Join(root, "cmd"))
 		}, []string{"cmd"}},
 		{"change go.mod", func(t *testing.T) {
-			editFile(t, root, "go.mod", func(s string) string {
+			testfiles.EditFile(t, root, "go.mod", func(s string) string {
 				return strings.Replace(s, "module example.com/shop", "module example.com/renamed", 1)
 			})
-			editFile(t, root, "cart/cart.go", func(s string) string {
+			testfiles.EditFile(t, root, "cart/cart.go", func(s string) string {
 				return strings.Replace(s, "example.com/shop/store", "example.com/renamed/store", 1)
 			})
 		}, []string{"go.mod", "cart/cart.go"}},
@@ -133,7 +134,7 @@ func TestResidentReopenFromMemory(t *testing.T) {
 
 	// A tree that changed since the session loaded is not stored under
 	// the session's facts.
-	editFile(t, root, "store/store.go", func(s string) string { return s + "\n// Changed after the load.\n" })
+	testfiles.EditFile(t, root, "store/store.go", func(s string) string { return s + "\n// Changed after the load.\n" })
 	s.Persist(context.Background())
 	if got := runQuery(t, root, st, q); got.snapshot != snapshotMiss {
 		t.Errorf("Persist after a further edit stored a snapshot: the next run's snapshot is %q, want %q", got.snapshot, snapshotMiss)
@@ -316,7 +317,7 @@ func TestResidentKeepsWalksForContentEdits(t *testing.T) {
 		return false
 	}
 	bodyEdit := func(n string) {
-		editFile(t, root, "store/store.go", func(s string) string { return s + "\n// edit " + n + "\n" })
+		testfiles.EditFile(t, root, "store/store.go", func(s string) string { return s + "\n// edit " + n + "\n" })
 	}
 	reopen := func(paths ...string) *Session {
 		t.Helper()

@@ -16,6 +16,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/bundle"
 	"github.com/ctxexpand/ctxexpand/diffmode"
 	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 func TestReviewRequest(t *testing.T) {
@@ -272,18 +273,7 @@ func TestReviewTestsSpellingTheChange(t *testing.T) {
 // the review of the work tree against HEAD.
 func reviewEdit(t *testing.T, root, rel, old, new string) (*Session, Review) {
 	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	src, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edited := strings.Replace(string(src), old, new, 1)
-	if edited == string(src) {
-		t.Fatalf("%s no longer has the text this test edits", rel)
-	}
-	if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfiles.EditFile(t, root, rel, func(s string) string { return strings.Replace(s, old, new, 1) })
 	ctx := context.Background()
 	s, err := Open(ctx, root, LoadOptions{})
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/scip"
 	"github.com/ctxexpand/ctxexpand/expand"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 // The TypeScript and Python samples have no loader of ours: everything
@@ -370,7 +371,7 @@ func TestSCIPThroughIndex(t *testing.T) {
 			t.Errorf("through the index the answer differs:\n%s", cmp.Diff(plain.text, o.text))
 		}
 	}
-	editFile(t, root, "src/util/email.ts", func(s string) string { return "// edited\n" + s })
+	testfiles.EditFile(t, root, "src/util/email.ts", func(s string) string { return "// edited\n" + s })
 	edited := runQuery(t, root, st, q)
 	if edited.snapshot != snapshotMiss || !strings.Contains(edited.text, "src/util/email.ts") {
 		t.Errorf("after editing a TypeScript file: snapshot %q", edited.snapshot)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,22 +27,6 @@ func copyTree(t *testing.T, src string) string {
 	dst := t.TempDir()
 	testfiles.CopyDir(t, src, dst)
 	return dst
-}
-
-func editFile(t *testing.T, root, rel string, edit func(string) string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := edit(string(data))
-	if out == string(data) {
-		t.Fatalf("editing %s changed nothing", rel)
-	}
-	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func openIndex(t *testing.T, dir string) *index.Store {

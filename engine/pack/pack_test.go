@@ -13,6 +13,7 @@ import (
 	"github.com/ctxexpand/ctxexpand/engine"
 	"github.com/ctxexpand/ctxexpand/engine/pack"
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/internal/testfiles"
 )
 
 // buildPack indexes root through a new index and writes its pack.
@@ -82,7 +83,7 @@ func TestPackOfAnotherTree(t *testing.T) {
 	src := filepath.Join(repoRoot(t), "testdata", "gosvc")
 	one, two := copyTree(t, src), copyTree(t, src)
 	data := buildPack(t, one)
-	editFile(t, two, "internal/service/user.go", func(s string) string { return s + "\n// edited\n" })
+	testfiles.EditFile(t, two, "internal/service/user.go", func(s string) string { return s + "\n// edited\n" })
 	st, res, err := seed(t, two, data, engine.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -46,6 +46,25 @@ func WriteFile(t testing.TB, dir, rel string, data []byte) {
 	}
 }
 
+// EditFile rewrites dir/rel with what edit makes of its text; the test
+// fails when the edit changes nothing (the file no longer holds what the
+// test edits).
+func EditFile(t testing.TB, dir, rel string, edit func(string) string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := edit(string(data))
+	if out == string(data) {
+		t.Fatalf("editing %s changed nothing", rel)
+	}
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Extract writes a txtar archive's files under dir.
 func Extract(t testing.TB, dir string, ar *txtar.Archive) {
 	t.Helper()
