@@ -22,12 +22,12 @@ import (
 // files under the root, by path elsewhere: the module cache and GOROOT do
 // not change under a path), which of them it extracts, whether it is a
 // repository package, and the surface of every package it imports: a hash
-// of the declarations of that package and of everything below it
-// (exportcache.go). A later load whose package graph gives a package the
+// of the declarations of that package and of those of the packages they
+// name, recursively (exportcache.go). A later load whose package graph gives a package the
 // same key reuses its result without parsing or type-checking it.
 //
 // Packages are visited in dependency order. A package whose result
-// misses (its files changed, or a declaration below it) is checked in
+// misses (its files changed, or a declaration it can reach) is checked in
 // full, importing its dependencies from their export data, or checking
 // them from their declarations when they have none; packages nothing
 // checked depends on are not parsed or checked at all. Resolution across

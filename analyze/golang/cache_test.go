@@ -190,6 +190,76 @@ func TestCachedLoad(t *testing.T) {
 	}
 }
 
+// TestSurfaceFollowsRefs adds declarations to the package at the bottom
+// of testdata/cache/layers.txtar. A package's surface covers the
+// surfaces of the packages its declarations name, not those of all its
+// imports: a function added to base checks its importers again, plain
+// and typed, but not above, which imports only plain, whose declarations
+// name nothing of base. top sees base's T through typed's declarations:
+// a method added to T must reach it (its Half stops failing), and so must
+// the cached load, which every step compares with a fresh one.
+func TestSurfaceFollowsRefs(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/cache/layers.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	writeArchive(t, root, ar)
+	c := &memCache{m: map[index.Key][]byte{}}
+	ctx := context.Background()
+	load := func(opt Options) *analyze.Facts {
+		t.Helper()
+		fs, err := Load(ctx, root, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fs
+	}
+	// Each of the five packages has a result and an export record.
+	steps := []struct {
+		name, old, new string
+		hits, miss     int
+	}{
+		{"cold", "", "", 0, 10},
+		{"warm", "", "", 10, 0},
+		// base, plain and typed are checked; above is reused, top is not
+		// (typed names base.T).
+		{"a function added to base", "func Count() int { return 1 }", "func Count() int { return 1 }\n\n// Extra is new.\nfunc Extra() int { return 3 }", 2, 8},
+		{"a method added to base's T", "// Count is", "// Half halves it.\nfunc (t T) Half() int { return t.X / 2 }\n\n// Count is", 2, 8},
+		{"a body changed in base", "return 2 * t.X", "return t.X + t.X", 8, 2},
+	}
+	for _, s := range steps {
+		if s.old != "" {
+			replaceOnce(t, root, "base/base.go", s.old, s.new)
+		}
+		want := load(Options{})
+		c.reset()
+		got := load(Options{Cache: c, CacheSalt: "test"})
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
+			t.Fatalf("%s: cached load differs (-fresh +cached):\n%s", s.name, diff)
+		}
+		if c.hits != s.hits || c.miss != s.miss {
+			t.Errorf("%s: %d hits, %d misses; want %d, %d", s.name, c.hits, c.miss, s.hits, s.miss)
+		}
+		if s.name == "cold" && !hasProblem(got, "Half") {
+			t.Fatalf("top's call of the missing method Half is not a problem; the fixture no longer tests what it should:\n%v", got.Problems)
+		}
+	}
+	if fs := load(Options{Cache: c, CacheSalt: "test"}); hasProblem(fs, "Half") {
+		t.Errorf("the cached load still reports top's Half missing after base's T gained it: %v", fs.Problems)
+	}
+}
+
+// hasProblem reports whether a problem's message mentions s.
+func hasProblem(fs *analyze.Facts, s string) bool {
+	for _, p := range fs.Problems {
+		if strings.Contains(p.Msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // replaceAll returns a change replacing old by new in every Go file of
 // store and cart.
 func replaceAll(t *testing.T, root, old, new string) func() {

@@ -58,12 +58,13 @@
 // With [Options.Cache], each extracted package's result is stored under a
 // key covering everything its extraction read (its files by content, its
 // language version, the go environment, and the surface of each import: a
-// hash of the declarations of that package and of everything below it),
+// hash of the declarations of that package and of the packages they name,
+// recursively),
 // and every checked package leaves its export data (its package-level
 // declarations, in a shallow encoding of our own) next to the results. A
 // later load visits packages in dependency order: results whose keys match
 // are reused; a package that must be checked again (its files changed, or
-// a declaration below it did) imports its dependencies from their export
+// a declaration it can reach did) imports its dependencies from their export
 // data, decoded lazily, instead of checking them from source. Export data,
 // go list's kept answers and the keys of every record belong to package
 // [github.com/ctxexpand/ctxexpand/analyze/golang/typecache]; this package

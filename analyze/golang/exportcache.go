@@ -22,10 +22,12 @@ import (
 // under the package's export key, which hashes its files (by content
 // under the root) and the surface of each import. A package's surface
 // hashes its shape (its export data without lines and columns) and the
-// surfaces of its imports, so that it changes whenever a declaration
-// anywhere below changes and only then: a comment appended to a file, or
-// a changed function body, leaves the surface as it was, even when it
-// moves the declarations after it (foreign.go). The extracted result of a
+// surfaces of the packages that data names, so that it changes whenever
+// a declaration its importers can reach changes and only then: a comment
+// appended to a file, or a changed function body, leaves the surface as
+// it was, even when it moves the declarations after it (foreign.go), and
+// a function added to a package changes the keys of its importers but
+// not those of theirs, unless their declarations use its types. The extracted result of a
 // repository package is stored under a result key that hashes its files
 // and the surfaces of its imports (cache.go).
 //
@@ -129,7 +131,35 @@ func (l *loader) setSurface(n *node, repo map[string]bool) {
 		content = l.contentKey(n, repo)
 		l.ckeyMu.Unlock()
 	}
-	n.surf = typecache.SurfaceKey(n.exp, content, l.importsKey(n))
+	var refs []typecache.Import
+	if n.exp.HasShape() {
+		refs = l.refKeys(n)
+	}
+	n.surf = typecache.SurfaceKey(n.exp, refs, content, l.importsKey(n))
+}
+
+// refKeys lists the surfaces of the packages the node's export data
+// names, found as its importers' readers find them (resolveFrom): those
+// are all below it, so visited. unsafe, which has no export data of its
+// own, is the same in every load with one salt.
+func (l *loader) refKeys(n *node) []typecache.Import {
+	out := make([]typecache.Import, len(n.exp.Refs))
+	for i, p := range n.exp.Refs {
+		out[i].Path = p
+		if p == "unsafe" {
+			continue
+		}
+		x, ok := l.unique[p]
+		if !ok {
+			x = n.findDep(p)
+		}
+		if x == nil || x == n {
+			out[i].Missing = true
+			continue
+		}
+		out[i].Key = x.surf
+	}
+	return out
 }
 
 // lookupExport reads the node's export record: its data, or whether it
@@ -159,15 +189,14 @@ func (l *loader) storeExport(n *node) {
 		}
 	}
 	if n.exp.Data == nil { // else encoded already (tryPartial)
-		var data, shape []byte
+		var exp typecache.Export
 		if n.tpkg != nil {
-			data, shape, _ = typecache.Encode(n.tpkg, l.fset, l.exportName)
+			exp, _ = typecache.Encode(n.tpkg, l.fset, l.exportName)
 		}
-		if data == nil {
-			n.exp = typecache.Export{Unexportable: true}
-		} else {
-			n.exp = typecache.NewExport(data, shape)
+		if exp.Data == nil {
+			exp = typecache.Export{Unexportable: true}
 		}
+		n.exp = exp
 	}
 	l.putExport(n)
 }

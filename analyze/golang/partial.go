@@ -210,13 +210,13 @@ func (l *loader) tryPartial(fset *token.FileSet, n *node, sizes types.Sizes) boo
 	if plan.hybrid != slot.hybrid {
 		return false
 	}
-	data, shape, err := typecache.Encode(n.tpkg, l.fset, l.exportName)
-	if err != nil || !bytes.Equal(shape, slot.shape) {
+	exp, err := typecache.Encode(n.tpkg, l.fset, l.exportName)
+	if err != nil || !bytes.Equal(exp.Shape, slot.shape) {
 		return false
 	}
 	// The declarations are checked in full: this is the export data
 	// storeExport would encode again.
-	n.exp = typecache.NewExport(data, shape)
+	n.exp = exp
 	n.typeErrs = changedErrs
 	n.partial = plan
 	l.npartial.Add(1)

@@ -43,7 +43,11 @@ func benchRoot(b *testing.B) (string, *index.Store) {
 
 func benchRepo(b *testing.B, root string, st *index.Store) *resident.Repo {
 	e, err := resident.Start(context.Background(), resident.Options{Root: root, NoPrime: noPrime(), Configure: func() (engine.LoadOptions, error) {
-		return engine.LoadOptions{Index: st}, nil
+		opt := engine.LoadOptions{Index: st}
+		if os.Getenv("BENCH_LOG") != "" { // the loaders' lines: what each load checked
+			opt.Logf = func(f string, a ...any) { b.Logf(f, a...) }
+		}
+		return opt, nil
 	}, Logf: func(f string, a ...any) { b.Logf(f, a...) }})
 	if err != nil {
 		b.Fatal(err)

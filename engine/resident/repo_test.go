@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -322,6 +323,12 @@ func TestEditStormMatchesColdLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	ask := func() {
+		t.Helper()
+		if _, _, err := e.Query(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// The storm: 3000 writes over 30 files, with files appearing and
 	// disappearing and a directory moving while it goes on.
 	var files []string
@@ -339,6 +346,23 @@ func TestEditStormMatchesColdLoad(t *testing.T) {
 		case 2000:
 			write(t, root, "internal/a/b/c.go", "package b\n\nfunc Moved() {}\n")
 			os.Rename(filepath.Join(root, "internal/a"), filepath.Join(root, "internal/z"))
+		// Declarations added below packages that do not import them
+		// directly (the loader keeps their checks while no declaration
+		// they reach changed): top calls a method of base's T, which
+		// base lacks until 2500, through mid; mid gains a function
+		// nothing uses before that. A query after each makes a generation
+		// of it.
+		case 500:
+			write(t, root, "internal/layer/base/base.go", "package base\n\ntype T struct{ X int }\n")
+			write(t, root, "internal/layer/mid/mid.go", "package mid\n\nimport \"example.com/usersvc/internal/layer/base\"\n\nfunc Make() base.T { return base.T{} }\n")
+			write(t, root, "internal/layer/top/top.go", "package top\n\nimport \"example.com/usersvc/internal/layer/mid\"\n\nfunc Use() int { return mid.Make().Get() }\n")
+			ask()
+		case 1200:
+			write(t, root, "internal/layer/mid/extra.go", "package mid\n\nfunc Extra() int { return 1 }\n")
+			ask()
+		case 2500:
+			write(t, root, "internal/layer/base/base.go", "package base\n\ntype T struct{ X int }\n\nfunc (t T) Get() int { return t.X }\n")
+			ask()
 		}
 	}
 	git(t, root, "checkout", "-q", "other")
@@ -362,9 +386,22 @@ func TestEditStormMatchesColdLoad(t *testing.T) {
 	if got, w := snap.Session.Facts.Summary(), cold.Facts.Summary(); got != w {
 		t.Errorf("facts: resident %s, cold %s", got, w)
 	}
+	if got, w := problemText(snap.Session.Facts), problemText(cold.Facts); got != w {
+		t.Errorf("problems: resident\n%s\ncold\n%s", got, w)
+	}
 	if !strings.Contains(string(out.Bundle), "FindByAddress") {
 		t.Errorf("the bundle does not show the other branch")
 	}
+}
+
+// problemText lists the problems of facts, one per line, sorted.
+func problemText(fs *analyze.Facts) string {
+	var lines []string
+	for _, p := range fs.Problems {
+		lines = append(lines, p.String())
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
 }
 
 // TestGenerationsConsistent: two clients query while a file is rewritten

@@ -19,9 +19,11 @@
 // objects of other packages referred to by import path and name, every
 // position exact, a CRC-32C at the end. A [Reader] decodes it lazily, one
 // object at a time, as importers reach them. Encode also returns the
-// package's shape, a hash of the data without lines and columns: what
-// importers depend on, so that an edit that only moves declarations
-// invalidates nothing above its package. Data that fails its checksum,
+// package's shape, a hash of the data without lines and columns, and its
+// refs, the other packages the data names: what importers depend on, so
+// that an edit that only moves declarations invalidates nothing above its
+// package, and one that adds a declaration invalidates only its importers
+// unless their own declarations use its types. Data that fails its checksum,
 // is of another version or is not what its record's hash says is
 // refused before any of it is decoded; the loader then checks from
 // source.

@@ -43,7 +43,7 @@ import (
 // object section), the object section, and a checksum.
 
 // exportVersion changes with the encoding.
-const exportVersion = 1
+const exportVersion = 2
 
 // errNotExportable says a package's declarations cannot be encoded (a
 // local type reached through its API, a //line directive in a file); its
@@ -97,7 +97,9 @@ type exportWriter struct {
 	files map[string]*exportedFile
 	order []*exportedFile
 	scope []*types.TypeParam // type parameters in scope, innermost last
-	lines [][2]int           // where lines and columns are in the object section, see exportShape
+	lines [][2]int           // where lines and columns are in the object section, see shape
+	own   string             // the package's path
+	refs  map[string]bool    // the other packages named
 	err   error
 }
 
@@ -107,26 +109,29 @@ type exportedFile struct {
 	width map[int]int // line → the largest column used on it
 }
 
-// Encode writes the export data of a type-checked package, and returns
-// it with the package's shape: a SHA-256 of the data without the line and
-// column of any position (the file of each stays). name maps a file name
-// to the name stored (the loader stores files under the root relative to
+// Encode writes the export data of a type-checked package and returns
+// it as an Export: the data, its hash, the package's shape (a SHA-256 of
+// the data without the line and column of any position; the file of each
+// stays) and the other packages the data names. name maps a file name to
+// the name stored (the loader stores files under the root relative to
 // it, so that data stays valid when the repository moves).
 //
-// Importers depend on a package only through its shape: their export
-// data names its objects by path and name, and the Go loader's stored
-// results refer to its declarations by identity. An edit that moves
+// Importers depend on a package only through its shape and the shapes
+// of the packages it names, recursively (SurfaceKey): their export data
+// names its objects by path and name, and the Go loader's stored results
+// refer to its declarations by identity. An edit that moves
 // declarations, such as a line added to a function body, leaves the
 // shape as it was. A package whose declarations cannot be encoded (a
 // local type reached through its API, a //line directive) gives an error
 // wrapping errNotExportable; its importers must check it from source.
-func Encode(pkg *types.Package, fset *token.FileSet, name func(string) string) (data, shape []byte, err error) {
+func Encode(pkg *types.Package, fset *token.FileSet, name func(string) string) (exp Export, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			data, shape, err = nil, nil, fmt.Errorf("%w: %v", errNotExportable, r)
+			exp, err = Export{}, fmt.Errorf("%w: %v", errNotExportable, r)
 		}
 	}()
-	e := &exportWriter{fset: fset, name: name, w: wire.NewWriter(4096), strs: map[string]int{}, files: map[string]*exportedFile{}}
+	e := &exportWriter{fset: fset, name: name, w: wire.NewWriter(4096), strs: map[string]int{}, files: map[string]*exportedFile{},
+		own: pkg.Path(), refs: map[string]bool{}}
 	scope := pkg.Scope()
 	names := scope.Names()
 	offsets := make([]int, len(names))
@@ -134,7 +139,7 @@ func Encode(pkg *types.Package, fset *token.FileSet, name func(string) string) (
 		offsets[i] = e.w.Len()
 		e.object(scope.Lookup(n))
 		if e.err != nil {
-			return nil, nil, e.err
+			return Export{}, e.err
 		}
 	}
 	out := wire.NewWriter(e.w.Len() + 64*len(names) + 1024)
@@ -174,7 +179,12 @@ func Encode(pkg *types.Package, fset *token.FileSet, name func(string) string) (
 		out.Uint(uint64(offsets[i]))
 	}
 	out.Blob(e.w.Bytes())
-	return appendChecksum(out.Bytes()), e.shape(pkg, names), nil
+	var refs []string // nil when none, as LookupExport reads it back
+	for p := range e.refs {
+		refs = append(refs, p)
+	}
+	sort.Strings(refs)
+	return NewExport(appendChecksum(out.Bytes()), e.shape(pkg, names), refs), nil
 }
 
 // shape hashes what the data says besides lines and columns: the
@@ -272,6 +282,9 @@ func (e *exportWriter) pkgPath(p *types.Package) {
 	if p == nil {
 		e.string("")
 		return
+	}
+	if p.Path() != e.own {
+		e.refs[p.Path()] = true
 	}
 	e.string(p.Path())
 }

@@ -130,11 +130,11 @@ func (m *kindsModule) decodeKinds(t *testing.T) (*token.FileSet, map[string]*typ
 	}
 	for _, path := range m.order {
 		orig := m.pkgs[path]
-		data, shape, err := Encode(orig, m.fset, m.relName)
+		exp, err := Encode(orig, m.fset, m.relName)
 		if err != nil {
 			t.Fatalf("encoding %s: %v", path, err)
 		}
-		readers[path] = set.NewReader(types.NewPackage(path, orig.Name()), NewExport(data, shape), resolve)
+		readers[path] = set.NewReader(types.NewPackage(path, orig.Name()), exp, resolve)
 	}
 	out := map[string]*types.Package{}
 	set.Lock()
@@ -274,10 +274,11 @@ func describePackage(pkg *types.Package, fset *token.FileSet, root string) []str
 func FuzzDecodeExport(f *testing.F) {
 	m := loadKinds(f)
 	base := m.pkgs[kindsPath+"base"]
-	data, _, err := Encode(base, m.fset, m.relName)
+	exp, err := Encode(base, m.fset, m.relName)
 	if err != nil {
 		f.Fatal(err)
 	}
+	data := exp.Data
 	f.Add(data)
 	f.Add(data[:len(data)/2])
 	f.Add([]byte{})
@@ -285,7 +286,7 @@ func FuzzDecodeExport(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fset := token.NewFileSet()
 		set := NewImporter(fset, m.absName)
-		r := set.NewReader(types.NewPackage(base.Path(), base.Name()), NewExport(data, nil), func(p string) (*types.Package, *Reader, bool) {
+		r := set.NewReader(types.NewPackage(base.Path(), base.Name()), NewExport(data, nil, nil), func(p string) (*types.Package, *Reader, bool) {
 			if p == "unsafe" {
 				return types.Unsafe, nil, true
 			}
@@ -299,4 +300,26 @@ func FuzzDecodeExport(f *testing.F) {
 		// What decodes can be used: its objects print and have method sets.
 		describePackage(r.pkg, fset, m.root)
 	})
+}
+
+// TestExportRefs: the export data's refs are the other packages its
+// declarations name, and only those: use names base, io and strings
+// (the types of its fields, embedded or not, and of its interface's
+// embedded interfaces); base names nothing outside itself (unsafe.Pointer
+// is a basic type). A package's surface covers its refs' surfaces, so a
+// ref left out would let an importer reuse a stale check.
+func TestExportRefs(t *testing.T) {
+	m := loadKinds(t)
+	for path, want := range map[string][]string{
+		kindsPath + "base": nil,
+		kindsPath + "use":  {kindsPath + "base", "io", "strings"},
+	} {
+		exp, err := Encode(m.pkgs[path], m.fset, m.relName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, exp.Refs); diff != "" {
+			t.Errorf("refs of %s (-want +got):\n%s", path, diff)
+		}
+	}
 }

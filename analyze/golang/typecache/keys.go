@@ -19,11 +19,16 @@ import (
 //   - ExportKey (the export record): the package's files and the surfaces
 //     of its imports (ImportsKey).
 //   - SurfaceKey: the package's shape (its export data without lines and
-//     columns, see Encode) and the surfaces of its imports, so that it
-//     changes whenever a declaration anywhere below changes (a field
-//     added, a method's signature) and only then: a comment appended to a
-//     file, or a changed function body, leaves it as it was, even when it
-//     moves the declarations after it.
+//     columns, see Encode) and the surfaces of the packages that data
+//     names (Export.Refs), so that it changes whenever a declaration its
+//     importers can reach changes (a field added, a method's signature,
+//     in it or in a type its declarations use) and only then: a comment
+//     appended to a file, or a changed function body, leaves it as it
+//     was, even when it moves the declarations after it; and a function
+//     added to a package deep below changes the surfaces of its importers
+//     only, unless their declarations use its types. A package without
+//     export data stands by its content key, and by the surfaces of all
+//     its imports.
 //   - ResultKey (the loader's extracted result of a repository package):
 //     its files, which of them it extracts, and the surfaces of its
 //     imports.
@@ -129,16 +134,32 @@ func ResultKey(salt string, p Pkg, files []File, imports index.Key) index.Key {
 }
 
 // SurfaceKey is a package's surface, once its export data, or the lack
-// of it, is known: its shape when it has export data, else its content
-// key; imports is its ImportsKey.
-// The content key is read only when the export data has no shape
-// (Export.HasShape).
-func SurfaceKey(e Export, content, imports index.Key) index.Key {
+// of it, is known. With export data (Export.HasShape), it is the shape
+// and refs: the surface of each package in e.Refs, in that order, Missing
+// where the loader cannot tell which package the path means. Without,
+// it is the content key and imports, the package's ImportsKey; these
+// are read only then.
+//
+// A ref the loader could not resolve makes the surface cover imports
+// too, as if every package below counted: the key may then change more
+// often than it must, never less.
+//
+// Why the refs suffice: an importer sees a package only as its export
+// data decodes, and decoding reaches other packages only through the
+// objects the data names (import.go), whose declarations their own
+// shapes and refs cover in turn.
+func SurfaceKey(e Export, refs []Import, content, imports index.Key) index.Key {
 	h := index.NewHasher("go-surface")
-	if e.HasShape() {
-		h.Bytes(e.Shape)
-	} else {
-		h.String("content").Key(content)
+	if !e.HasShape() {
+		return h.String("content").Key(content).Key(imports).Sum()
 	}
-	return h.Key(imports).Sum()
+	h.Bytes(e.Shape)
+	hashImports(h, refs)
+	for _, r := range refs {
+		if r.Missing {
+			h.String("unresolved").Key(imports)
+			break
+		}
+	}
+	return h.Sum()
 }

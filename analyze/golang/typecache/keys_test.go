@@ -16,6 +16,7 @@ func TestKeysFollowTheirInputs(t *testing.T) {
 		pkg     Pkg
 		files   []File
 		imports []Import
+		refs    []Import
 		exp     Export
 	}
 	base := func() inputs {
@@ -28,7 +29,8 @@ func TestKeysFollowTheirInputs(t *testing.T) {
 				{Name: "p/b.go", Under: true, Extracted: false, Hash: "bbbb"},
 			},
 			imports: []Import{{Path: "fmt", Key: index.NewHasher("t").String("fmt").Sum()}, {Path: "gone", Missing: true}},
-			exp:     Export{Hash: []byte("h"), Shape: []byte("shape"), Data: []byte("data")},
+			refs:    []Import{{Path: "example.com/m/q", Key: index.NewHasher("t").String("q").Sum()}},
+			exp:     Export{Hash: []byte("h"), Shape: []byte("shape"), Refs: []string{"example.com/m/q"}, Data: []byte("data")},
 		}
 	}
 	type keys struct{ content, export, result, surface index.Key }
@@ -39,7 +41,7 @@ func TestKeysFollowTheirInputs(t *testing.T) {
 			content: content,
 			export:  ExportKey(in.salt, in.pkg, in.files, imp),
 			result:  ResultKey(in.salt, in.pkg, in.files, imp),
-			surface: SurfaceKey(in.exp, content, imp),
+			surface: SurfaceKey(in.exp, in.refs, content, imp),
 		}
 	}
 	want := keysOf(base())
@@ -52,16 +54,19 @@ func TestKeysFollowTheirInputs(t *testing.T) {
 		edit                             func(*inputs)
 		content, export, result, surface bool
 	}{
-		// The surface of a package with export data is its shape and its
-		// imports' surfaces: its own files count only through the shape.
+		// The surface of a package with export data is its shape and the
+		// surfaces of the packages the data names: its own files count
+		// only through the shape, its imports only as refs.
 		{"salt", func(in *inputs) { in.salt = "other" }, true, true, true, false},
 		{"file content", func(in *inputs) { in.files[1].Hash = "cccc" }, true, true, true, false},
 		{"which file is extracted", func(in *inputs) { in.files[2].Extracted = true }, true, false, true, false},
 		{"a file outside the root", func(in *inputs) { in.files[0].Name = "/gomod/dep/y.go" }, true, true, true, false},
 		{"language version", func(in *inputs) { in.pkg.GoVersion = "go1.23" }, true, true, true, false},
 		{"under the root or not", func(in *inputs) { in.pkg.Repo = false }, true, false, true, false},
-		{"an import's surface", func(in *inputs) { in.imports[0].Key = index.Key{1} }, true, true, true, true},
-		{"an import missing", func(in *inputs) { in.imports[0].Missing = true }, true, true, true, true},
+		{"an import's surface", func(in *inputs) { in.imports[0].Key = index.Key{1} }, true, true, true, false},
+		{"an import missing", func(in *inputs) { in.imports[0].Missing = true }, true, true, true, false},
+		{"a ref's surface", func(in *inputs) { in.refs[0].Key = index.Key{1} }, false, false, false, true},
+		{"a ref unresolved", func(in *inputs) { in.refs[0].Missing = true }, false, false, false, true},
 		// The surface follows the shape, never the data (which holds lines
 		// and columns) ...
 		{"data, same shape", func(in *inputs) { in.exp.Data, in.exp.Hash = []byte("moved"), []byte("h2") }, false, false, false, false},
@@ -90,14 +95,30 @@ func TestKeysFollowTheirInputs(t *testing.T) {
 			}
 		})
 	}
-	// A package without export data has the surface of its content: a
-	// change of content then changes it.
+	// A package without export data has the surface of its content and
+	// its imports: a change of either then changes it, and its refs
+	// (it has none) do not count.
 	un := base()
 	un.exp = Export{Unexportable: true}
 	before := keysOf(un).surface
 	un.files[1].Hash = "dddd"
 	if keysOf(un).surface == before {
 		t.Error("the surface of a package without export data ignored its content")
+	}
+	un = base()
+	un.exp = Export{Unexportable: true}
+	un.imports[0].Key = index.Key{1}
+	if keysOf(un).surface == before {
+		t.Error("the surface of a package without export data ignored its imports")
+	}
+	// A ref the loader could not resolve makes the surface follow every
+	// import, as before refs were kept.
+	lost := base()
+	lost.refs[0].Missing = true
+	before = keysOf(lost).surface
+	lost.imports[0].Key = index.Key{1}
+	if keysOf(lost).surface == before {
+		t.Error("with a ref unresolved, the surface ignored its imports' surfaces")
 	}
 }
 

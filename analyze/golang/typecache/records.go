@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 
 	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/index/wire"
 )
 
 // Export records in a cache.
@@ -29,11 +30,15 @@ type Record struct {
 }
 
 // Export is a package's export data as kept in a cache: the data (see
-// Encode), its SHA-256 and its shape; or, with Unexportable, the fact
-// that it has none.
+// Encode), its SHA-256, its shape and the packages it refers to; or,
+// with Unexportable, the fact that it has none.
 type Export struct {
-	Hash         []byte
-	Shape        []byte
+	Hash  []byte
+	Shape []byte
+	// Refs are the import paths of the other packages the data names
+	// (the packages of the types its declarations use), sorted: a
+	// package's surface covers theirs (SurfaceKey), and only theirs.
+	Refs         []string
 	Data         []byte
 	Unexportable bool
 }
@@ -42,10 +47,10 @@ type Export struct {
 // surface (SurfaceKey); without one, its content key does.
 func (e Export) HasShape() bool { return e.Shape != nil && !e.Unexportable }
 
-// NewExport describes data and shape, as Encode returned them.
-func NewExport(data, shape []byte) Export {
+// NewExport describes data, its shape and the packages it refers to.
+func NewExport(data, shape []byte, refs []string) Export {
 	sum := sha256.Sum256(data)
-	return Export{Hash: sum[:], Shape: shape, Data: data}
+	return Export{Hash: sum[:], Shape: shape, Refs: refs, Data: data}
 }
 
 // Has reports whether e holds data.
@@ -53,7 +58,7 @@ func (e Export) Has() bool { return e.Data != nil && !e.Unexportable }
 
 // Export record tags.
 const (
-	exportRecData         byte = 1 // sha256 of the data, then its shape
+	exportRecData         byte = 1 // sha256 of the data, its shape (a SHA-256), then its refs
 	exportRecUnexportable byte = 2
 	exportRecBlob         byte = 3 // the data
 )
@@ -74,15 +79,20 @@ func LookupExport(c Cache, key index.Key) (Export, bool) {
 	}
 	switch rec[0] {
 	case exportRecData:
-		if len(rec) != 1+2*sha256.Size {
+		if len(rec) < 1+2*sha256.Size {
 			return Export{}, false
 		}
 		sum := rec[1 : 1+sha256.Size]
+		r := wire.NewReader(rec[1+2*sha256.Size:])
+		refs := r.Strings()
+		if r.Done() != nil {
+			return Export{}, false
+		}
 		blob, ok := c.Get(exportBlobKey(sum))
 		if !ok || len(blob) < 1+4 || blob[0] != exportRecBlob {
 			return Export{}, false
 		}
-		return Export{Hash: sum, Shape: rec[1+sha256.Size:], Data: blob[1:]}, true
+		return Export{Hash: sum, Shape: rec[1+sha256.Size : 1+2*sha256.Size], Refs: refs, Data: blob[1:]}, true
 	case exportRecUnexportable:
 		return Export{Unexportable: true}, true
 	}
@@ -95,8 +105,10 @@ func (e Export) Records(key index.Key) []Record {
 	if e.Unexportable || e.Data == nil {
 		return []Record{{key, []byte{exportRecUnexportable}}}
 	}
-	rec := make([]byte, 0, 1+len(e.Hash)+len(e.Shape))
-	rec = append(append(append(rec, exportRecData), e.Hash...), e.Shape...)
+	refs := wire.NewWriter(16 * (len(e.Refs) + 1))
+	refs.Strings(e.Refs)
+	rec := make([]byte, 0, 1+len(e.Hash)+len(e.Shape)+refs.Len())
+	rec = append(append(append(append(rec, exportRecData), e.Hash...), e.Shape...), refs.Bytes()...)
 	blob := make([]byte, 0, 1+len(e.Data))
 	blob = append(append(blob, exportRecBlob), e.Data...)
 	return []Record{{key, rec}, {exportBlobKey(e.Hash), blob}}
