@@ -120,9 +120,24 @@ func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map
 	if len(n.goFiles) == 0 {
 		return // missing: its importers say so
 	}
+	// A repository package's keys follow what it uses (uses.go).
+	n.inRepo = repo[n.pkg.PkgPath] && !n.reused
+	if n.inRepo {
+		l.lookupUses(n)
+	}
 	if n.full {
 		n.rkey = l.resultKey(n, repo)
-		if data, ok := l.opt.Cache.Get(n.rkey); ok {
+		data, ok := l.opt.Cache.Get(n.rkey)
+		if !ok && n.uses != nil {
+			// Stored under the whole surfaces (uses.go)?
+			if k := typecache.ResultKey(l.cacheSalt(), l.pkgID(n, repo), l.keyFiles(n), l.surfacesKey(n)); k != n.rkey {
+				if data, ok = l.opt.Cache.Get(k); ok {
+					l.setUses(n, nil)
+					n.rkey = k
+				}
+			}
+		}
+		if ok {
 			if res := l.decodeStored(n, data); res != nil {
 				n.cached = res
 				l.hits.Add(1)
@@ -132,20 +147,29 @@ func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map
 	}
 	found := l.lookupExport(n)
 	borrowed := !found && l.borrowExport(n)
+	moved := false
 	if !n.reused && (n.extract || !(found || borrowed) || n.exp.Unexportable) {
 		if !n.extract || !l.tryPartial(fset, n, sizes) {
 			l.check(fset, n, sizes)
 		}
 		l.nchecked.Add(1)
+		// A package whose result is kept and that was checked for its
+		// declarations alone keeps the uses its result was found with:
+		// they cover its declarations' too.
+		if n.inRepo && (n.extract || !n.full) {
+			moved = l.afterCheck(n, repo)
+		}
 	}
 	switch {
+	case found && moved:
+		l.putExport(n) // the same declarations, under the key of the uses found
 	case found:
 	case borrowed:
 		l.putExport(n)
 	case n.reused:
 		n.exp.Unexportable = true // its type errors are another unit's; not stored
 	default:
-		l.storeExport(n)
+		l.storeExport(n, repo[n.pkg.PkgPath])
 	}
 	l.setSurface(n, repo)
 }

@@ -39,11 +39,13 @@ type memCache struct {
 // sideCounts counts the records of partial extraction (partial.go).
 type sideCounts struct{ hits, miss, puts int }
 
-// sideKeys are the slot and part keys loads computed; see partialKeySeen.
+// sideKeys are the slot, part and uses keys loads computed; see
+// partialKeySeen and usesKeySeen.
 var sideKeys sync.Map
 
 func init() {
 	partialKeySeen = func(k index.Key) { sideKeys.Store(k, true) }
+	usesKeySeen = partialKeySeen
 }
 
 func isSide(k index.Key) bool {
@@ -145,7 +147,10 @@ func TestCachedLoad(t *testing.T) {
 	// A load looks up the result of each extracted package (store
 	// [store.test], cart, report, cmd/shop) and the export record of each
 	// package (those and store), in dependency order: a package's keys
-	// hash its imports' surfaces, which change with their declarations.
+	// hash what it uses of other packages (uses.go), which changes with
+	// their declarations. When that misses, the result is looked up once
+	// more under its imports' whole surfaces (a third lookup for cart or
+	// cmd/shop checked again).
 	steps := []struct {
 		name       string
 		change     func()
@@ -159,20 +164,21 @@ func TestCachedLoad(t *testing.T) {
 		{"edit a package one other imports", edit("report/report.go", "// Line formats", "// Line formats (edited)\n//"), 3 + 4, 1 + 1},
 		// Only store's: Add moved, everything above it is reused.
 		{"edit the bottom of the chain", edit("store/store.go", "\tit, ok := s.items[sku]", "\t// Look it up.\n\tit, ok := s.items[sku]"), 3 + 3, 1 + 2},
-		{"rename across packages", replaceAll(t, root, "FindBySKU", "LookupSKU"), 1 + 1, 3 + 4},
+		{"rename across packages", replaceAll(t, root, "FindBySKU", "LookupSKU"), 1 + 1, 3 + 4 + 2},
 		{"back to a state seen before", replaceAll(t, root, "LookupSKU", "FindBySKU"), 4 + 5, 0},
 		// Only store's own records: its surface is what it was, so cart
 		// and cmd/shop are reused and store is imported from export data.
 		{"comment appended at the bottom of the chain", edit("store/store.go", "s.items[it.SKU] = it }", "s.items[it.SKU] = it }\n\n// x"), 3 + 3, 1 + 2},
 		{"function body changed in place", edit("store/store.go", "\treturn it, ok", "\treturn it, ok && it.Price >= 0"), 3 + 3, 1 + 2},
-		{"declaration changed in place", edit("store/store.go", "func (s *Store) Add(it Item)", "func (s *Store) Add(it Item, _ ...int)"), 1 + 1, 3 + 4},
+		{"declaration changed in place", edit("store/store.go", "func (s *Store) Add(it Item)", "func (s *Store) Add(it Item, _ ...int)"), 1 + 1, 3 + 4 + 2},
 		// cart's declarations now use a package go list cannot find: cart
-		// and cmd/shop change, and cart's export data holds invalid types.
+		// changes, and its export data holds invalid types; cmd/shop uses
+		// none of what cart added, and is reused.
 		{"a dependency goes missing", edit("cart/cart.go", "import \"example.com/shop/store\"",
-			"import (\n\t\"example.com/nowhere/lib\"\n\t\"example.com/shop/store\"\n)\n\nvar Client lib.Client\n\nfunc Open() (*lib.Conn, error) { return lib.Dial() }\n\ntype Wrapped struct{ lib.Client }"), 2 + 3, 2 + 2},
+			"import (\n\t\"example.com/nowhere/lib\"\n\t\"example.com/shop/store\"\n)\n\nvar Client lib.Client\n\nfunc Open() (*lib.Conn, error) { return lib.Dial() }\n\ntype Wrapped struct{ lib.Client }"), 3 + 4, 1 + 2},
 		// store changes, cart is reused; cmd/shop imports cart's export data.
 		{"comment appended below the broken package", edit("store/store.go", "// x", "// x\n// y"), 3 + 3, 1 + 2},
-		{"the broken package is used", edit("cmd/shop/main.go", "func main() {", "var _, _ = cart.Open()\nvar _ = cart.Client.Name\nvar _ = cart.Wrapped{}.Client\n\nfunc main() {"), 3 + 4, 1 + 1},
+		{"the broken package is used", edit("cmd/shop/main.go", "func main() {", "var _, _ = cart.Open()\nvar _ = cart.Client.Name\nvar _ = cart.Wrapped{}.Client\n\nfunc main() {"), 3 + 4, 1 + 2},
 	}
 	for _, s := range steps {
 		if s.change != nil {
@@ -191,13 +197,16 @@ func TestCachedLoad(t *testing.T) {
 }
 
 // TestSurfaceFollowsRefs adds declarations to the package at the bottom
-// of testdata/cache/layers.txtar. A package's surface covers the
-// surfaces of the packages its declarations name, not those of all its
-// imports: a function added to base checks its importers again, plain
-// and typed, but not above, which imports only plain, whose declarations
-// name nothing of base. top sees base's T through typed's declarations:
-// a method added to T must reach it (its Half stops failing), and so must
-// the cached load, which every step compares with a fresh one.
+// of testdata/cache/layers.txtar and counts the records reused. A
+// package's records follow what it uses of other packages, and a
+// package's surface the packages its declarations name: a function added
+// to base checks base again and nothing above it, not even plain and
+// typed, which import it (under the old keys, all five packages were
+// checked again). top sees base's T through typed's Make without
+// importing base: a method added to T must reach it (its Half stops
+// failing), and so must the cached load, which every step compares with
+// a fresh one. above calls plain.Later before plain declares it, and
+// must see it once plain does.
 func TestSurfaceFollowsRefs(t *testing.T) {
 	ar, err := txtar.ParseFile("testdata/cache/layers.txtar")
 	if err != nil {
@@ -215,22 +224,26 @@ func TestSurfaceFollowsRefs(t *testing.T) {
 		}
 		return fs
 	}
-	// Each of the five packages has a result and an export record.
+	// Each of the five packages has a result and an export record; a
+	// package checked again whose uses are known looks its result up
+	// twice (uses.go).
 	steps := []struct {
-		name, old, new string
-		hits, miss     int
+		name, file, old, new string
+		hits, miss           int
 	}{
-		{"cold", "", "", 0, 10},
-		{"warm", "", "", 10, 0},
-		// base, plain and typed are checked; above is reused, top is not
-		// (typed names base.T).
-		{"a function added to base", "func Count() int { return 1 }", "func Count() int { return 1 }\n\n// Extra is new.\nfunc Extra() int { return 3 }", 2, 8},
-		{"a method added to base's T", "// Count is", "// Half halves it.\nfunc (t T) Half() int { return t.X / 2 }\n\n// Count is", 2, 8},
-		{"a body changed in base", "return 2 * t.X", "return t.X + t.X", 8, 2},
+		{"cold", "", "", "", 0, 10},
+		{"warm", "", "", "", 10, 0},
+		{"a function added to base", "base/base.go", "func Count() int { return 1 }", "func Count() int { return 1 }\n\n// Extra is new.\nfunc Extra() int { return 3 }", 8, 2},
+		// typed and top use T; plain and above are reused.
+		{"a method added to base's T", "base/base.go", "// Count is", "// Half halves it.\nfunc (t T) Half() int { return t.X / 2 }\n\n// Count is", 4, 2 + 3 + 3},
+		{"a body changed in base", "base/base.go", "return 2 * t.X", "return t.X + t.X", 8, 2},
+		// above named plain.Later before plain had it: it is checked
+		// again, top is not.
+		{"a function added to plain", "plain/plain.go", "func Total()", "func Later() int { return 2 }\n\nfunc Total()", 6, 3 + 3},
 	}
 	for _, s := range steps {
 		if s.old != "" {
-			replaceOnce(t, root, "base/base.go", s.old, s.new)
+			replaceOnce(t, root, s.file, s.old, s.new)
 		}
 		want := load(Options{})
 		c.reset()
@@ -241,12 +254,12 @@ func TestSurfaceFollowsRefs(t *testing.T) {
 		if c.hits != s.hits || c.miss != s.miss {
 			t.Errorf("%s: %d hits, %d misses; want %d, %d", s.name, c.hits, c.miss, s.hits, s.miss)
 		}
-		if s.name == "cold" && !hasProblem(got, "Half") {
-			t.Fatalf("top's call of the missing method Half is not a problem; the fixture no longer tests what it should:\n%v", got.Problems)
+		if s.name == "cold" && (!hasProblem(got, "Half") || !hasProblem(got, "Later")) {
+			t.Fatalf("the calls of Half and Later are not problems; the fixture no longer tests what it should:\n%v", got.Problems)
 		}
 	}
-	if fs := load(Options{Cache: c, CacheSalt: "test"}); hasProblem(fs, "Half") {
-		t.Errorf("the cached load still reports top's Half missing after base's T gained it: %v", fs.Problems)
+	if fs := load(Options{Cache: c, CacheSalt: "test"}); hasProblem(fs, "Half") || hasProblem(fs, "Later") {
+		t.Errorf("the cached load still reports what base and plain gained missing: %v", fs.Problems)
 	}
 }
 

@@ -46,6 +46,7 @@ type node struct {
 	ident    string // see identity
 	reused   bool   // tpkg comes from an earlier unit (share.go)
 	checked  bool   // the type checker ran and returned normally
+	inRepo   bool   // a repository package checked in this unit: its keys follow its uses (uses.go)
 
 	// The cache (cache.go).
 	ckey      index.Key    // content key
@@ -64,10 +65,14 @@ type node struct {
 	reader   *typecache.Reader // decodes exp, made on first use
 	deps     map[string]*node  // dependencies by import path, see findDep
 	base     *node             // see linkVariants
-	imp      index.Key         // the imports with their surfaces, see importsKey
+	imp      index.Key         // the imports with their surfaces, see surfacesKey
 	impDone  bool
-	impPaths []string     // pkg.Imports' paths, sorted, see importPaths
-	partial  *partialPlan // extract only some files, see tryPartial
+	uses     *typecache.Uses // what it used of its imports, when known (uses.go)
+	uimp     index.Key       // the imports as it uses them, see importsKey
+	uimpDone bool
+	refs     []typecache.Import // its refs with their surfaces, see refKeys
+	impPaths []string           // pkg.Imports' paths, sorted, see importPaths
+	partial  *partialPlan       // extract only some files, see tryPartial
 }
 
 // importPaths returns the paths the package imports, sorted once when
@@ -85,7 +90,7 @@ func (n *node) resetAttempt() {
 	n.info, n.typeErrs, n.checked = nil, nil, false
 	n.extract, n.needTypes, n.cached, n.files, n.partial = false, false, nil, nil, nil
 	n.ekeyDone, n.exp, n.reader = false, typecache.Export{}, nil
-	n.impDone = false
+	n.impDone, n.uses, n.uimpDone, n.refs = false, nil, false, nil
 	n.pending.Store(int32(n.waitsFor()))
 }
 
@@ -534,8 +539,11 @@ func (l *loader) checkWith(fset *token.FileSet, n *node, sizes types.Sizes, stri
 		}
 	}
 	var info *types.Info
-	if n.extract {
+	switch {
+	case n.extract:
 		info = &types.Info{Defs: make(map[*ast.Ident]types.Object), Uses: make(map[*ast.Ident]types.Object)}
+	case n.inRepo && l.opt.Cache != nil:
+		info = &types.Info{Uses: make(map[*ast.Ident]types.Object)} // for usesOf
 	}
 	t0 := time.Now()
 	tpkg, _ := conf.Check(n.pkg.PkgPath, fset, asts, info)

@@ -63,7 +63,10 @@
 // and every checked package leaves its export data (its package-level
 // declarations, in a shallow encoding of our own) next to the results. A
 // later load visits packages in dependency order: results whose keys match
-// are reused; a package that must be checked again (its files changed, or
+// are reused. A repository package once checked is keyed by the objects
+// it used of other packages instead of their whole surfaces, so a
+// declaration added to a package checks that package again and none
+// above it. A package that must be checked again (its files changed, or
 // a declaration it can reach did) imports its dependencies from their export
 // data, decoded lazily, instead of checking them from source. Export data,
 // go list's kept answers and the keys of every record belong to package

@@ -89,11 +89,24 @@ func (l *loader) resultKey(n *node, repo map[string]bool) index.Key {
 	return typecache.ResultKey(l.cacheSalt(), l.pkgID(n, repo), l.keyFiles(n), l.importsKey(n))
 }
 
-// importsKey is, computed once per node, the key of its imports with
+// importsKey is the key of the node's imports as its export and result
+// keys hash them: as it uses them, when that is known (uses.go), else
+// with their whole surfaces.
+func (l *loader) importsKey(n *node) index.Key {
+	if n.uses == nil {
+		return l.surfacesKey(n)
+	}
+	if !n.uimpDone {
+		n.uimp, n.uimpDone = l.usedImportsKey(n), true
+	}
+	return n.uimp
+}
+
+// surfacesKey is, computed once per node, the key of its imports with
 // their surfaces (the keys of a node all hash them, and large graphs
 // have thousands of nodes). The node's imports must all have been
 // visited.
-func (l *loader) importsKey(n *node) index.Key {
+func (l *loader) surfacesKey(n *node) index.Key {
 	if !n.impDone {
 		n.imp, n.impDone = typecache.ImportsKey(l.importKeys(n, func(d *node) index.Key { return d.surf })), true
 	}
@@ -131,11 +144,11 @@ func (l *loader) setSurface(n *node, repo map[string]bool) {
 		content = l.contentKey(n, repo)
 		l.ckeyMu.Unlock()
 	}
-	var refs []typecache.Import
+	n.refs = nil
 	if n.exp.HasShape() {
-		refs = l.refKeys(n)
+		n.refs = l.refKeys(n)
 	}
-	n.surf = typecache.SurfaceKey(n.exp, refs, content, l.importsKey(n))
+	n.surf = typecache.SurfaceKey(n.exp, n.refs, content, l.surfacesKey(n))
 }
 
 // refKeys lists the surfaces of the packages the node's export data
@@ -175,8 +188,9 @@ func (l *loader) lookupExport(n *node) (found bool) {
 	return ok
 }
 
-// storeExport encodes a checked node's export data and records it.
-func (l *loader) storeExport(n *node) {
+// storeExport encodes a checked node's export data and records it, with
+// the sums of its objects for a repository package (uses.go).
+func (l *loader) storeExport(n *node, repo bool) {
 	if l.opt.Cache == nil || l.ctx.Err() != nil {
 		return
 	}
@@ -191,7 +205,7 @@ func (l *loader) storeExport(n *node) {
 	if n.exp.Data == nil { // else encoded already (tryPartial)
 		var exp typecache.Export
 		if n.tpkg != nil {
-			exp, _ = typecache.Encode(n.tpkg, l.fset, l.exportName)
+			exp, _ = typecache.Encode(n.tpkg, l.fset, l.exportName, repo)
 		}
 		if exp.Data == nil {
 			exp = typecache.Export{Unexportable: true}

@@ -65,9 +65,10 @@ func (l *loader) slotKey(n *node) index.Key {
 	return k
 }
 
-// partImportsKey hashes the node's imports with their surfaces.
+// partImportsKey hashes the node's imports with their surfaces (never
+// as it uses them: a partial check does not tell).
 func (l *loader) partImportsKey(n *node) index.Key {
-	return index.NewHasher("go-part-imports").Key(l.importsKey(n)).Sum()
+	return index.NewHasher("go-part-imports").Key(l.surfacesKey(n)).Sum()
 }
 
 // partKey is the key of one file's part.
@@ -210,7 +211,7 @@ func (l *loader) tryPartial(fset *token.FileSet, n *node, sizes types.Sizes) boo
 	if plan.hybrid != slot.hybrid {
 		return false
 	}
-	exp, err := typecache.Encode(n.tpkg, l.fset, l.exportName)
+	exp, err := typecache.Encode(n.tpkg, l.fset, l.exportName, n.full)
 	if err != nil || !bytes.Equal(exp.Shape, slot.shape) {
 		return false
 	}

@@ -3,10 +3,12 @@
 // reused: the export data of type-checked packages, go list's answers,
 // and the keys that name both.
 //
-// The loader calls it at four points: [ListKey] and [Listings.Get] before
+// The loader calls it at five points: [ListKey] and [Listings.Get] before
 // go list; [ContentKey], [ExportKey], [ResultKey], [ImportsKey] and
-// [SurfaceKey] as it visits packages in dependency order; [LookupExport]
-// and [Export.Records] to read and store a package's export data; and an
+// [SurfaceKey] as it visits packages in dependency order; [UsesRecordKey],
+// [DecodeUses], [ObjectsKey] and [UsedImportsKey] to key a repository
+// package by what it uses of others (uses.go); [LookupExport] and
+// [Export.Records] to read and store a package's export data; and an
 // [Importer]'s [Reader] to give the type checker a dependency decoded from
 // that data instead of checked from source. Records go through a [Cache]
 // (the index's per-root packs); nothing here touches the disk but to read
@@ -23,7 +25,9 @@
 // refs, the other packages the data names: what importers depend on, so
 // that an edit that only moves declarations invalidates nothing above its
 // package, and one that adds a declaration invalidates only its importers
-// unless their own declarations use its types. Data that fails its checksum,
+// unless their own declarations use its types. With objects, Encode also
+// sums each object on its own, so that a package keyed by the objects it
+// uses of others keeps its records while those objects keep their sums. Data that fails its checksum,
 // is of another version or is not what its record's hash says is
 // refused before any of it is decoded; the loader then checks from
 // source.

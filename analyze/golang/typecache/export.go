@@ -100,7 +100,10 @@ type exportWriter struct {
 	lines [][2]int           // where lines and columns are in the object section, see shape
 	own   string             // the package's path
 	refs  map[string]bool    // the other packages named
-	err   error
+	// literal writes strings out and positions as their file alone: an
+	// object's encoding then does not depend on the others' (objectSums).
+	literal bool
+	err     error
 }
 
 type exportedFile struct {
@@ -112,9 +115,10 @@ type exportedFile struct {
 // Encode writes the export data of a type-checked package and returns
 // it as an Export: the data, its hash, the package's shape (a SHA-256 of
 // the data without the line and column of any position; the file of each
-// stays) and the other packages the data names. name maps a file name to
-// the name stored (the loader stores files under the root relative to
-// it, so that data stays valid when the repository moves).
+// stays), the other packages the data names and, with objects, the sum of
+// each of its objects (objectSums). name maps a file name to the name
+// stored (the loader stores files under the root relative to it, so that
+// data stays valid when the repository moves).
 //
 // Importers depend on a package only through its shape and the shapes
 // of the packages it names, recursively (SurfaceKey): their export data
@@ -124,7 +128,7 @@ type exportedFile struct {
 // shape as it was. A package whose declarations cannot be encoded (a
 // local type reached through its API, a //line directive) gives an error
 // wrapping errNotExportable; its importers must check it from source.
-func Encode(pkg *types.Package, fset *token.FileSet, name func(string) string) (exp Export, err error) {
+func Encode(pkg *types.Package, fset *token.FileSet, name func(string) string, objects bool) (exp Export, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			exp, err = Export{}, fmt.Errorf("%w: %v", errNotExportable, r)
@@ -184,7 +188,31 @@ func Encode(pkg *types.Package, fset *token.FileSet, name func(string) string) (
 		refs = append(refs, p)
 	}
 	sort.Strings(refs)
-	return NewExport(appendChecksum(out.Bytes()), e.shape(pkg, names), refs), nil
+	exp = NewExport(appendChecksum(out.Bytes()), e.shape(pkg, names), refs)
+	if objects {
+		exp.Objects = objectSums(pkg, fset, name, names)
+	}
+	return exp, nil
+}
+
+// objectSums hashes each of the package's objects (names, in order) as
+// its importers see it: its declaration with the methods of a type, the
+// packages and names of what it refers to, and the file of each position
+// but no line or column. An object's sum depends on nothing else of the
+// package, so an importer that uses a few of its objects keeps its check
+// while those keep their sums (UsesKey).
+func objectSums(pkg *types.Package, fset *token.FileSet, name func(string) string, names []string) []ObjectSum {
+	out := make([]ObjectSum, len(names))
+	w := wire.NewWriter(512)
+	for i, n := range names {
+		w.Reset()
+		e := &exportWriter{fset: fset, name: name, w: w, own: pkg.Path(), literal: true}
+		e.object(pkg.Scope().Lookup(n))
+		sum := sha256.Sum256(w.Bytes())
+		out[i].Name = n
+		copy(out[i].Sum[:], sum[:])
+	}
+	return out
 }
 
 // shape hashes what the data says besides lines and columns: the
@@ -245,7 +273,13 @@ func (e *exportWriter) str(s string) int {
 	return i
 }
 
-func (e *exportWriter) string(s string) { e.w.Uint(uint64(e.str(s))) }
+func (e *exportWriter) string(s string) {
+	if e.literal {
+		e.w.String(s)
+		return
+	}
+	e.w.Uint(uint64(e.str(s)))
+}
 
 // pos writes a position as file, line and column; 0 for none.
 func (e *exportWriter) pos(p token.Pos) {
@@ -256,6 +290,11 @@ func (e *exportWriter) pos(p token.Pos) {
 	pos := e.fset.PositionFor(p, false)
 	if pos.Filename == "" || pos.Line <= 0 {
 		e.w.Uint(0)
+		return
+	}
+	if e.literal {
+		e.w.Uint(1)
+		e.w.String(e.name(pos.Filename))
 		return
 	}
 	if adj := e.fset.PositionFor(p, true); adj != pos {
@@ -283,7 +322,7 @@ func (e *exportWriter) pkgPath(p *types.Package) {
 		e.string("")
 		return
 	}
-	if p.Path() != e.own {
+	if p.Path() != e.own && e.refs != nil {
 		e.refs[p.Path()] = true
 	}
 	e.string(p.Path())

@@ -130,7 +130,7 @@ func (m *kindsModule) decodeKinds(t *testing.T) (*token.FileSet, map[string]*typ
 	}
 	for _, path := range m.order {
 		orig := m.pkgs[path]
-		exp, err := Encode(orig, m.fset, m.relName)
+		exp, err := Encode(orig, m.fset, m.relName, true)
 		if err != nil {
 			t.Fatalf("encoding %s: %v", path, err)
 		}
@@ -274,7 +274,7 @@ func describePackage(pkg *types.Package, fset *token.FileSet, root string) []str
 func FuzzDecodeExport(f *testing.F) {
 	m := loadKinds(f)
 	base := m.pkgs[kindsPath+"base"]
-	exp, err := Encode(base, m.fset, m.relName)
+	exp, err := Encode(base, m.fset, m.relName, false)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -314,7 +314,7 @@ func TestExportRefs(t *testing.T) {
 		kindsPath + "base": nil,
 		kindsPath + "use":  {kindsPath + "base", "io", "strings"},
 	} {
-		exp, err := Encode(m.pkgs[path], m.fset, m.relName)
+		exp, err := Encode(m.pkgs[path], m.fset, m.relName, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,10 +38,24 @@ type Export struct {
 	// Refs are the import paths of the other packages the data names
 	// (the packages of the types its declarations use), sorted: a
 	// package's surface covers theirs (SurfaceKey), and only theirs.
-	Refs         []string
+	Refs []string
+	// Objects are the sums of the package's objects by name, sorted by
+	// name (Encode with objects; the loader asks for them for the
+	// packages of the repository, which change).
+	Objects      []ObjectSum
 	Data         []byte
 	Unexportable bool
 }
+
+// ObjectSum is the hash of one package-level object's declaration, as
+// importers see it (objectSums).
+type ObjectSum struct {
+	Name string
+	Sum  [16]byte
+}
+
+// HasObjects reports whether e has the sums of its objects.
+func (e Export) HasObjects() bool { return e.Objects != nil && e.HasShape() }
 
 // HasShape reports whether e has a shape that stands for the package's
 // surface (SurfaceKey); without one, its content key does.
@@ -58,7 +72,7 @@ func (e Export) Has() bool { return e.Data != nil && !e.Unexportable }
 
 // Export record tags.
 const (
-	exportRecData         byte = 1 // sha256 of the data, its shape (a SHA-256), then its refs
+	exportRecData         byte = 1 // sha256 of the data, its shape (a SHA-256), its refs, its objects' sums
 	exportRecUnexportable byte = 2
 	exportRecBlob         byte = 3 // the data
 )
@@ -85,6 +99,18 @@ func LookupExport(c Cache, key index.Key) (Export, bool) {
 		sum := rec[1 : 1+sha256.Size]
 		r := wire.NewReader(rec[1+2*sha256.Size:])
 		refs := r.Strings()
+		var objects []ObjectSum
+		if r.Bool() {
+			objects = make([]ObjectSum, r.Len(1+1+16))
+			for i := range objects {
+				objects[i].Name = r.String()
+				sum := r.View()
+				if len(sum) != len(objects[i].Sum) {
+					return Export{}, false
+				}
+				copy(objects[i].Sum[:], sum)
+			}
+		}
 		if r.Done() != nil {
 			return Export{}, false
 		}
@@ -92,7 +118,7 @@ func LookupExport(c Cache, key index.Key) (Export, bool) {
 		if !ok || len(blob) < 1+4 || blob[0] != exportRecBlob {
 			return Export{}, false
 		}
-		return Export{Hash: sum, Shape: rec[1+sha256.Size : 1+2*sha256.Size], Refs: refs, Data: blob[1:]}, true
+		return Export{Hash: sum, Shape: rec[1+sha256.Size : 1+2*sha256.Size], Refs: refs, Objects: objects, Data: blob[1:]}, true
 	case exportRecUnexportable:
 		return Export{Unexportable: true}, true
 	}
@@ -105,8 +131,16 @@ func (e Export) Records(key index.Key) []Record {
 	if e.Unexportable || e.Data == nil {
 		return []Record{{key, []byte{exportRecUnexportable}}}
 	}
-	refs := wire.NewWriter(16 * (len(e.Refs) + 1))
+	refs := wire.NewWriter(16*(len(e.Refs)+1) + 32*len(e.Objects))
 	refs.Strings(e.Refs)
+	refs.Bool(e.Objects != nil)
+	if e.Objects != nil {
+		refs.Uint(uint64(len(e.Objects)))
+		for _, o := range e.Objects {
+			refs.String(o.Name)
+			refs.Blob(o.Sum[:])
+		}
+	}
 	rec := make([]byte, 0, 1+len(e.Hash)+len(e.Shape)+refs.Len())
 	rec = append(append(append(append(rec, exportRecData), e.Hash...), e.Shape...), refs.Bytes()...)
 	blob := make([]byte, 0, 1+len(e.Data))

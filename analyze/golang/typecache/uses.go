@@ -1,0 +1,125 @@
+package typecache
+
+import (
+	"sort"
+
+	"github.com/ctxexpand/ctxexpand/index"
+	"github.com/ctxexpand/ctxexpand/index/wire"
+)
+
+// Keys that follow what a package uses of its imports.
+//
+// A package's keys hash the surface of each import, which changes with
+// any declaration of the import or of a package it names: a function
+// added to a package used across the repository would check every
+// package above it again, though none of them can use it yet. So the
+// loader keeps, for each repository package it checked in full, the
+// objects its check could see of other packages (Uses, stored under
+// UsesRecordKey by package ID): the package-level objects it named, and
+// the named types and aliases their types reach, in every package, with
+// their methods and fields. A later load looks them up first and hashes
+// those objects' sums (ObjectsKey) in place of the surfaces
+// (UsedImportsKey).
+//
+// That holds because a package sees another only through what it names,
+// and through the types those reach: the type checker looks nothing else
+// up. A name it uses that an import lacks (a type error) is kept too,
+// and counts as absent until the import declares it. A package of
+// another module is not walked into: its whole surface stands for it
+// (Uses.All), as it does for a dot import, which sees all the names of a
+// package (a new one may collide with its own). The uses kept are a
+// hint, never trusted blindly: a record is stored under a key made from
+// the uses its own check found, so a hint from another version of the
+// files only finds records that check gave.
+
+// Uses are the names a package used of each of its imports, by import
+// path.
+type Uses struct {
+	Names map[string][]string // sorted
+	All   map[string]bool     // imports whose every name counts (dot imports)
+}
+
+// UsesRecordKey is the key the uses of a package are kept under: its ID
+// (a test variant has its own), and the caller's salt.
+func UsesRecordKey(salt, id string) index.Key {
+	return index.NewHasher("go-uses").String(salt).Uint(exportVersion).String(id).Sum()
+}
+
+// EncodeUses writes u as a record.
+func EncodeUses(u Uses) []byte {
+	paths := make([]string, 0, len(u.Names)+len(u.All))
+	for p := range u.Names {
+		paths = append(paths, p)
+	}
+	for p := range u.All {
+		if _, ok := u.Names[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	w := wire.NewWriter(64 * (len(paths) + 1))
+	w.Uint(uint64(len(paths)))
+	for _, p := range paths {
+		w.String(p)
+		w.Bool(u.All[p])
+		w.Strings(u.Names[p])
+	}
+	return w.Bytes()
+}
+
+// DecodeUses reads a record EncodeUses wrote.
+func DecodeUses(data []byte) (Uses, error) {
+	r := wire.NewReader(data)
+	n := r.Len(3)
+	u := Uses{Names: make(map[string][]string, n), All: map[string]bool{}}
+	for i := 0; i < n && r.Err() == nil; i++ {
+		p := r.String()
+		if r.Bool() {
+			u.All[p] = true
+		}
+		if names := r.Strings(); names != nil {
+			u.Names[p] = names
+		}
+	}
+	if err := r.Done(); err != nil {
+		return Uses{}, err
+	}
+	return u, nil
+}
+
+// ObjectsKey is what a package that uses the given objects of another
+// sees of it: the other's package name and those objects' sums in e (an
+// object e lacks counts as absent). e must have object sums
+// (HasObjects).
+func ObjectsKey(name string, e Export, names []string) index.Key {
+	h := index.NewHasher("go-objects").String(name)
+	for _, n := range names {
+		h.String(n)
+		i := sort.Search(len(e.Objects), func(i int) bool { return e.Objects[i].Name >= n })
+		if i < len(e.Objects) && e.Objects[i].Name == n {
+			h.Bytes(e.Objects[i].Sum[:])
+		} else {
+			h.String("absent")
+		}
+	}
+	return h.Sum()
+}
+
+// NameKey is the key of an import as a package whose uses are known
+// sees it beyond them: its package name.
+func NameKey(name string) index.Key {
+	return index.NewHasher("go-import-name").String(name).Sum()
+}
+
+// UsedImportsKey stands for ImportsKey in the keys of a package whose
+// uses are known: its imports, each with its NameKey (or Missing), and
+// each package it uses with the ObjectsKey of the objects it uses there,
+// or its surface where Uses.All says so or it has no object sums (or
+// Missing when the loader cannot tell which package the path means).
+func UsedImportsKey(imports, used []Import) index.Key {
+	h := index.NewHasher("go-used-imports")
+	hashImports(h, imports)
+	h.String("used")
+	hashImports(h, used)
+	return h.Sum()
+}

@@ -1,0 +1,335 @@
+package golang
+
+import (
+	"bytes"
+	"go/ast"
+	"go/types"
+	"sort"
+	"strconv"
+
+	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
+	"github.com/ctxexpand/ctxexpand/index"
+)
+
+// Keys that follow what a package uses of other packages (package
+// typecache says why they hold).
+//
+// A repository package checked in full leaves the objects its check
+// could see of other packages (usesOf) under its ID. The next load reads
+// them before looking its result up (lookupUses) and hashes the sums of
+// those objects in place of its imports' surfaces (usedImportsKey): a
+// function added to a package used across the repository then checks
+// that package again, and none of the packages above it.
+//
+// A package whose uses are unknown (never checked in full, or extracted
+// only in its changed files) or that imports nothing keeps the keys of its imports' whole
+// surfaces, and a result stored under those is still found when the uses
+// say otherwise (visit looks both up).
+
+// usesKeySeen is told every uses record's key; tests count those
+// records apart from results and export records.
+var usesKeySeen = func(index.Key) {}
+
+// usesRecordKey is the key of the node's uses record.
+func (l *loader) usesRecordKey(n *node) index.Key {
+	k := typecache.UsesRecordKey(l.cacheSalt(), n.pkg.ID)
+	usesKeySeen(k)
+	return k
+}
+
+// lookupUses reads the node's uses record, if any, into n.uses. A
+// package that imports nothing has none.
+func (l *loader) lookupUses(n *node) {
+	l.setUses(n, nil)
+	if len(n.imports) == 0 {
+		return
+	}
+	data, ok := l.opt.Cache.Get(l.usesRecordKey(n))
+	if !ok {
+		return
+	}
+	if u, err := typecache.DecodeUses(data); err == nil {
+		l.setUses(n, &u)
+	}
+}
+
+// setUses makes u the node's uses, and its keys follow.
+func (l *loader) setUses(n *node, u *typecache.Uses) {
+	n.uses, n.uimpDone, n.ekeyDone = u, false, false
+}
+
+// usedImportsKey hashes the node's imports as it uses them
+// (typecache.UsedImportsKey), or with their whole surfaces when a package
+// it used cannot be found.
+func (l *loader) usedImportsKey(n *node) index.Key {
+	imports := l.importKeys(n, func(d *node) index.Key { return typecache.NameKey(d.pkg.Name) })
+	paths := make([]string, 0, len(n.uses.Names)+len(n.uses.All))
+	for p := range n.uses.Names {
+		paths = append(paths, p)
+	}
+	for p := range n.uses.All {
+		if _, ok := n.uses.Names[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	used := make([]typecache.Import, len(paths))
+	for i, p := range paths {
+		x, ok := l.unique[p]
+		if !ok {
+			x = n.findDep(p)
+		}
+		if x == nil || x == n || len(x.goFiles) == 0 {
+			return l.surfacesKey(n)
+		}
+		used[i].Path = p
+		if n.uses.All[p] || !x.exp.HasObjects() {
+			used[i].Key = x.surf
+		} else {
+			used[i].Key = typecache.ObjectsKey(x.pkg.Name, x.exp, n.uses.Names[p])
+		}
+	}
+	return typecache.UsedImportsKey(imports, used)
+}
+
+// afterCheck settles, once the node is checked, which keys its records
+// go under: those of the uses its check found when it was checked in
+// full (recording them when they changed), else those of its imports'
+// whole surfaces. It reports whether the export key moved.
+func (l *loader) afterCheck(n *node, repo map[string]bool) (moved bool) {
+	before := l.exportKey(n)
+	u, ok := l.usesOf(n, repo)
+	switch {
+	case !ok:
+		l.setUses(n, nil)
+	case n.uses == nil || !bytes.Equal(typecache.EncodeUses(*n.uses), typecache.EncodeUses(u)):
+		l.mu.Lock()
+		l.puts = append(l.puts, typecache.Record{Key: l.usesRecordKey(n), Data: typecache.EncodeUses(u)})
+		l.mu.Unlock()
+		l.setUses(n, &u)
+	}
+	if n.full {
+		n.rkey = l.resultKey(n, repo)
+	}
+	return l.exportKey(n) != before
+}
+
+// usesOf works out what a package's check could see of other packages:
+// the package-level objects its identifiers name (or, when a name is
+// undefined, would name), and the named types and aliases their types
+// reach, with every name of a package of another module or of a dot
+// import. A check of declarations alone gives what they use, which is
+// all its export data depends on. It reports false when the check does
+// not tell (extracted in part, or stopped by a panic).
+func (l *loader) usesOf(n *node, repo map[string]bool) (typecache.Uses, bool) {
+	if !n.checked || n.info == nil || n.partial != nil || len(n.imports) == 0 {
+		return typecache.Uses{}, false
+	}
+	u := typecache.Uses{Names: map[string][]string{}, All: map[string]bool{}}
+	w := usesWalker{own: n.pkg.PkgPath, repo: repo, all: u.All, names: map[string]map[string]bool{}, seen: map[types.Type]bool{}}
+	for _, obj := range n.info.Uses {
+		w.object(obj)
+	}
+	for _, pf := range n.files {
+		if pf.ast == nil {
+			continue
+		}
+		for _, im := range pf.ast.Imports {
+			if im.Name != nil && im.Name.Name == "." {
+				if p, err := strconv.Unquote(im.Path.Value); err == nil {
+					u.All[p] = true
+				}
+			}
+		}
+		// A qualified name counts even when the package lacks it (a
+		// type error, which its declaring it would mend); the names it
+		// has are walked above, from their objects.
+		ast.Inspect(pf.ast, func(x ast.Node) bool {
+			sel, ok := x.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok {
+				if pn, ok := n.info.Uses[id].(*types.PkgName); ok {
+					w.name(pn.Imported().Path(), sel.Sel.Name)
+				}
+			}
+			return true
+		})
+	}
+	for p, set := range w.names {
+		if u.All[p] {
+			continue
+		}
+		names := make([]string, 0, len(set))
+		for name := range set {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		u.Names[p] = names
+	}
+	return u, true
+}
+
+// usesWalker collects the package-level objects of other packages that
+// a package's uses reach.
+type usesWalker struct {
+	own   string          // the package's path
+	repo  map[string]bool // the repository's packages, walked into
+	all   map[string]bool // packages that count whole
+	names map[string]map[string]bool
+	seen  map[types.Type]bool
+}
+
+// name records the name of a package-level object of another package,
+// reporting whether it was new and is to be walked.
+func (w *usesWalker) name(path, name string) bool {
+	if path == w.own || path == "unsafe" {
+		return false
+	}
+	if !w.repo[path] {
+		w.all[path] = true
+		return false
+	}
+	set := w.names[path]
+	if set == nil {
+		set = map[string]bool{}
+		w.names[path] = set
+	}
+	if set[name] {
+		return false
+	}
+	set[name] = true
+	return true
+}
+
+// add records a package-level object, as name does.
+func (w *usesWalker) add(obj types.Object) bool {
+	p := obj.Pkg()
+	if p == nil || obj.Parent() != p.Scope() {
+		return false
+	}
+	return w.name(p.Path(), obj.Name())
+}
+
+func (w *usesWalker) object(obj types.Object) {
+	if p := obj.Pkg(); p == nil || p.Path() == w.own {
+		return
+	}
+	switch o := obj.(type) {
+	case *types.PkgName:
+		return
+	case *types.Func:
+		// A method: its receiver's type, which declares it.
+		if recv := o.Type().(*types.Signature).Recv(); recv != nil {
+			w.typ(recv.Type())
+			return
+		}
+	case *types.Var:
+		if o.IsField() {
+			return // reached through a type, which brought it
+		}
+	}
+	if !w.add(obj) {
+		return
+	}
+	// A type name's own declaration is walked here: typ would find it
+	// added already.
+	switch t := obj.Type().(type) {
+	case *types.Named:
+		if t.Obj() == obj {
+			w.namedBody(t)
+			return
+		}
+	case *types.Alias:
+		if t.Obj() == obj {
+			w.aliasBody(t)
+			return
+		}
+	}
+	w.typ(obj.Type())
+}
+func (w *usesWalker) namedBody(t *types.Named) {
+	o := t.Origin()
+	w.tparams(o.TypeParams())
+	w.typ(o.Underlying())
+	for i := 0; i < o.NumMethods(); i++ {
+		w.typ(o.Method(i).Type())
+	}
+}
+
+func (w *usesWalker) aliasBody(t *types.Alias) {
+	w.tparams(t.TypeParams())
+	w.typ(t.Rhs())
+}
+
+// typ walks a type to the named types and aliases of direct imports it
+// mentions, and through those to theirs: their declarations and methods
+// are what an importer sees of them.
+func (w *usesWalker) typ(t types.Type) {
+	if t == nil || w.seen[t] {
+		return
+	}
+	switch t := t.(type) {
+	case *types.Named:
+		w.seen[t] = true
+		for i := 0; i < t.TypeArgs().Len(); i++ {
+			w.typ(t.TypeArgs().At(i))
+		}
+		if w.add(t.Origin().Obj()) {
+			w.namedBody(t)
+		}
+	case *types.Alias:
+		w.seen[t] = true
+		for i := 0; i < t.TypeArgs().Len(); i++ {
+			w.typ(t.TypeArgs().At(i))
+		}
+		if w.add(t.Obj()) {
+			w.aliasBody(t)
+		}
+	case *types.TypeParam:
+		w.seen[t] = true
+		w.typ(t.Constraint())
+	case *types.Pointer:
+		w.typ(t.Elem())
+	case *types.Slice:
+		w.typ(t.Elem())
+	case *types.Array:
+		w.typ(t.Elem())
+	case *types.Map:
+		w.typ(t.Key())
+		w.typ(t.Elem())
+	case *types.Chan:
+		w.typ(t.Elem())
+	case *types.Struct:
+		for i := 0; i < t.NumFields(); i++ {
+			w.typ(t.Field(i).Type())
+		}
+	case *types.Tuple:
+		for i := 0; i < t.Len(); i++ {
+			w.typ(t.At(i).Type())
+		}
+	case *types.Signature:
+		w.tparams(t.TypeParams())
+		w.typ(t.Params())
+		w.typ(t.Results())
+	case *types.Interface:
+		w.seen[t] = true
+		for i := 0; i < t.NumExplicitMethods(); i++ {
+			w.typ(t.ExplicitMethod(i).Type())
+		}
+		for i := 0; i < t.NumEmbeddeds(); i++ {
+			w.typ(t.EmbeddedType(i))
+		}
+	case *types.Union:
+		for i := 0; i < t.Len(); i++ {
+			w.typ(t.Term(i).Type())
+		}
+	}
+}
+
+func (w *usesWalker) tparams(l *types.TypeParamList) {
+	for i := 0; i < l.Len(); i++ {
+		w.typ(l.At(i))
+	}
+}
