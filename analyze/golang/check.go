@@ -47,6 +47,7 @@ type node struct {
 	reused   bool   // tpkg comes from an earlier unit (share.go)
 	checked  bool   // the type checker ran and returned normally
 	inRepo   bool   // a repository package checked in this unit: its keys follow its uses (uses.go)
+	hardErr  bool   // its check reported an error that is not soft
 
 	// The cache (cache.go).
 	ckey      index.Key    // content key
@@ -484,7 +485,7 @@ func (l *loader) check(fset *token.FileSet, n *node, sizes types.Sizes) {
 // checkWith checks a package with the function bodies of the files in
 // strip (absolute paths) left out.
 func (l *loader) checkWith(fset *token.FileSet, n *node, sizes types.Sizes, strip map[string]bool) {
-	n.typeErrs = nil
+	n.typeErrs, n.hardErr = nil, false
 	defer func() {
 		if r := recover(); r != nil {
 			n.tpkg, n.info = nil, nil
@@ -524,7 +525,12 @@ func (l *loader) checkWith(fset *token.FileSet, n *node, sizes types.Sizes, stri
 		Sizes:            sizes,
 		GoVersion:        goVersion(n.pkg),
 		Error: func(err error) {
-			if te, ok := err.(types.Error); ok && n.extract && !te.Soft {
+			te, ok := err.(types.Error)
+			if ok && te.Soft {
+				return
+			}
+			n.hardErr = true
+			if ok && n.extract {
 				n.typeErrs = append(n.typeErrs, te)
 			}
 		},

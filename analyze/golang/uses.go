@@ -144,6 +144,9 @@ func (l *loader) usesOf(n *node, repo map[string]bool) (typecache.Uses, bool) {
 		// A qualified name counts even when the package lacks it (a
 		// type error, which its declaring it would mend); the names it
 		// has are walked above, from their objects.
+		if !n.hardErr {
+			continue
+		}
 		ast.Inspect(pf.ast, func(x ast.Node) bool {
 			sel, ok := x.(*ast.SelectorExpr)
 			if !ok {
