@@ -270,6 +270,21 @@ func (p *memPack) Get(k index.Key) ([]byte, bool) {
 	return nil, false
 }
 
+// Retain keeps the record under k for the next Persist, if there is one.
+func (p *memPack) Retain(k index.Key) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.all[k]; ok {
+		p.used[k] = true
+		return
+	}
+	if p.disk != nil {
+		if d, ok := p.disk.Get(k); ok {
+			p.all[k], p.used[k] = d, true
+		}
+	}
+}
+
 // Put implements the loaders' caches.
 func (p *memPack) Put(k index.Key, data []byte) {
 	p.mu.Lock()

@@ -154,6 +154,21 @@ func (p *Pack) Get(key Key) ([]byte, bool) {
 	return data, ok
 }
 
+// Retain keeps the record stored under key, if any, for the next pack,
+// as Get would, without reading it: for records a run does not need but
+// a later one may (the Go loader's records of a package's uses).
+func (p *Pack) Retain(key Key) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.touched = true
+	if _, ok := p.used[key]; ok {
+		return
+	}
+	if data, ok := p.old[key]; ok {
+		p.used[key] = data
+	}
+}
+
 // Put adds a record for the next pack.
 func (p *Pack) Put(key Key, data []byte) {
 	p.mu.Lock()

@@ -53,6 +53,31 @@ func TestPack(t *testing.T) {
 	}
 }
 
+// TestPackRetain: a record retained survives the next pack as one read
+// does, without counting as read; retaining a key never stored adds
+// nothing.
+func TestPackRetain(t *testing.T) {
+	s, _ := openTest(t, t.TempDir())
+	k := func(i int) Key { return NewHasher("p").Uint(uint64(i)).Sum() }
+	p := s.Pack("/repo", "go-pkg")
+	for i := 0; i < 3; i++ {
+		p.Put(k(i), []byte(fmt.Sprint("record ", i)))
+	}
+	p.Flush()
+	p = s.Pack("/repo", "go-pkg")
+	p.Get(k(0))
+	p.Retain(k(1))
+	p.Retain(k(9))
+	p.Put(k(3), []byte("record 3")) // a change, so the pack is written again
+	p.Flush()
+	p = s.Pack("/repo", "go-pkg")
+	for i, want := range map[int]bool{0: true, 1: true, 2: false, 3: true, 9: false} {
+		if _, ok := p.Get(k(i)); ok != want {
+			t.Errorf("record %d kept=%v, want %v", i, ok, want)
+		}
+	}
+}
+
 func TestPackKeep(t *testing.T) {
 	s, _ := openTest(t, t.TempDir())
 	k := func(i int) Key { return NewHasher("p").Uint(uint64(i)).Sum() }

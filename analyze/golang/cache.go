@@ -120,25 +120,26 @@ func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map
 	if len(n.goFiles) == 0 {
 		return // missing: its importers say so
 	}
-	// A repository package's keys follow what it uses (uses.go).
+	// A repository package's records are found under its imports' whole
+	// surfaces, or else under the objects it uses of other packages
+	// (uses.go).
 	n.inRepo = repo[n.pkg.PkgPath] && !n.reused
-	if n.inRepo {
-		l.lookupUses(n)
-	}
+	l.setUses(n, nil)
+	n.usesLooked, n.usesRaw = false, nil
 	if n.full {
 		n.rkey = l.resultKey(n, repo)
-		data, ok := l.opt.Cache.Get(n.rkey)
-		if !ok && n.uses != nil {
-			// Stored under the whole surfaces (uses.go)?
-			if k := typecache.ResultKey(l.cacheSalt(), l.pkgID(n, repo), l.keyFiles(n), l.surfacesKey(n)); k != n.rkey {
+		at := n.rkey
+		data, ok := l.opt.Cache.Get(at)
+		if !ok && l.tryUses(n) {
+			if k := l.resultKey(n, repo); k != n.rkey {
 				if data, ok = l.opt.Cache.Get(k); ok {
-					l.setUses(n, nil)
-					n.rkey = k
+					at = k
+					l.putAlias(n.rkey, aliasTarget(k, data)) // found at once next time
 				}
 			}
 		}
 		if ok {
-			if res := l.decodeStored(n, data); res != nil {
+			if res := l.decodeStored(n, at, data); res != nil {
 				n.cached = res
 				l.hits.Add(1)
 			}
@@ -171,6 +172,7 @@ func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map
 	default:
 		l.storeExport(n, repo[n.pkg.PkgPath])
 	}
+	l.retainUses(n)
 	l.setSurface(n, repo)
 }
 
@@ -193,6 +195,11 @@ func (l *loader) storeResult(n *node, res *pkgResult, repo map[string]bool) {
 	// when the package may be extracted in part next time, else whole (a
 	// partial extraction always has its parts).
 	f := freshResult{key: n.rkey, res: res, parts: l.planParts(n, res)}
+	if n.uses != nil {
+		if k := l.resultKey(n, repo); k != f.key {
+			f.alias = k
+		}
+	}
 	if f.parts == nil && n.partial != nil {
 		return
 	}
@@ -205,18 +212,30 @@ func (l *loader) storeResult(n *node, res *pkgResult, repo map[string]bool) {
 const (
 	resultWhole byte = 1 // the result with its foreign table (encodeResultRecord)
 	resultParts byte = 2 // the keys of its parts, one per file (partial.go)
+	resultAlias byte = 3 // the key of the record that holds it (uses.go)
 )
 
-// decodeStored reads a result record: the whole result, or its parts,
-// each looked up (which also keeps them, and the package's slot, in the
-// cache). It returns nil when anything is missing or damaged.
-func (l *loader) decodeStored(n *node, data []byte) []*pkgResult {
+// decodeStored reads a result record found under key: the whole result,
+// or its parts, each looked up (which also keeps them, and the package's
+// slot, in the cache), or an alias to the record that holds one of those.
+// It returns nil when anything is missing or damaged.
+func (l *loader) decodeStored(n *node, key index.Key, data []byte) []*pkgResult {
 	if len(data) == 0 {
 		return nil
 	}
+	if data[0] == resultAlias {
+		if len(data) != 1+len(key) {
+			return nil
+		}
+		key = aliasTarget(key, data)
+		var ok bool
+		if data, ok = l.opt.Cache.Get(key); !ok || len(data) == 0 || data[0] == resultAlias {
+			return nil
+		}
+	}
 	switch data[0] {
 	case resultWhole:
-		res, err := l.opt.Results.decode(n.rkey, data[1:])
+		res, err := l.opt.Results.decode(key, data[1:])
 		if err != nil {
 			return nil
 		}
@@ -252,8 +271,25 @@ func (l *loader) decodeStored(n *node, data []byte) []*pkgResult {
 // freshResult is a result extracted by this load, to be stored.
 type freshResult struct {
 	key   index.Key
+	alias index.Key // the key of its uses, when it has some and it is another (uses.go)
 	res   *pkgResult
 	parts *pendingParts // nil: stored whole
+}
+
+// aliasTarget is the key of the record that holds a result found under
+// key with the given record: the alias's target, or key itself.
+func aliasTarget(key index.Key, data []byte) index.Key {
+	if len(data) == 1+len(key) && data[0] == resultAlias {
+		copy(key[:], data[1:])
+	}
+	return key
+}
+
+// putAlias stores at key a record that sends its reader to target.
+func (l *loader) putAlias(key, target index.Key) {
+	l.mu.Lock()
+	l.puts = append(l.puts, typecache.Record{Key: key, Data: append([]byte{resultAlias}, target[:]...)})
+	l.mu.Unlock()
 }
 
 // reconcile runs once every unit is loaded, before the results are
@@ -274,6 +310,9 @@ func (l *loader) reconcile() {
 		if pp == nil {
 			if table, ok := foreignTable(f.res, byKey); ok {
 				l.opt.Cache.Put(f.key, append([]byte{resultWhole}, encodeResultRecord(encodeResult(f.res), table)...))
+				if f.alias != (index.Key{}) {
+					l.opt.Cache.Put(f.alias, append([]byte{resultAlias}, f.key[:]...))
+				}
 			}
 			continue
 		}
@@ -291,6 +330,9 @@ func (l *loader) reconcile() {
 		if ok {
 			l.opt.Cache.Put(pp.slotKey, pp.slot)
 			l.opt.Cache.Put(f.key, append([]byte{resultParts}, encodePartsList(pp.keys, pp.probs)...))
+			if f.alias != (index.Key{}) {
+				l.opt.Cache.Put(f.alias, append([]byte{resultAlias}, f.key[:]...))
+			}
 		}
 	}
 	l.fresh = nil

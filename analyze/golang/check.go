@@ -58,22 +58,24 @@ type node struct {
 	cached    []*pkgResult // the cached result of a full package, whole or in parts
 
 	// Export data (exportcache.go).
-	kfiles   []typecache.File // its files as keys see them, see keyFiles
-	ekey     index.Key        // export key
-	ekeyDone bool
-	surf     index.Key         // surface, known once the node is visited
-	exp      typecache.Export  // its export data, or that it has none
-	reader   *typecache.Reader // decodes exp, made on first use
-	deps     map[string]*node  // dependencies by import path, see findDep
-	base     *node             // see linkVariants
-	imp      index.Key         // the imports with their surfaces, see surfacesKey
-	impDone  bool
-	uses     *typecache.Uses // what it used of its imports, when known (uses.go)
-	uimp     index.Key       // the imports as it uses them, see importsKey
-	uimpDone bool
-	refs     []typecache.Import // its refs with their surfaces, see refKeys
-	impPaths []string           // pkg.Imports' paths, sorted, see importPaths
-	partial  *partialPlan       // extract only some files, see tryPartial
+	kfiles     []typecache.File // its files as keys see them, see keyFiles
+	ekey       index.Key        // export key
+	ekeyDone   bool
+	surf       index.Key         // surface, known once the node is visited
+	exp        typecache.Export  // its export data, or that it has none
+	reader     *typecache.Reader // decodes exp, made on first use
+	deps       map[string]*node  // dependencies by import path, see findDep
+	base       *node             // see linkVariants
+	imp        index.Key         // the imports with their surfaces, see surfacesKey
+	impDone    bool
+	uses       *typecache.Uses // what it used of its imports, when known (uses.go)
+	usesLooked bool            // its uses record was looked up in this visit
+	usesRaw    []byte          // that record, or the one stored since
+	uimp       index.Key       // the imports as it uses them, see importsKey
+	uimpDone   bool
+	refs       []typecache.Import // its refs with their surfaces, see refKeys
+	impPaths   []string           // pkg.Imports' paths, sorted, see importPaths
+	partial    *partialPlan       // extract only some files, see tryPartial
 }
 
 // importPaths returns the paths the package imports, sorted once when
@@ -209,6 +211,10 @@ func (l *loader) loadUnit(u *unit, ls listing) {
 
 	fset := l.fset
 	l.unique = uniquePaths(order)
+	l.byID = make(map[string]*node, len(order))
+	for _, n := range order {
+		l.byID[n.pkg.ID] = n
+	}
 	reused := l.planReuse(order)
 	l.planCache(order)
 	l.planParse(order)

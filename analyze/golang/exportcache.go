@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
@@ -89,6 +90,16 @@ func (l *loader) resultKey(n *node, repo map[string]bool) index.Key {
 	return typecache.ResultKey(l.cacheSalt(), l.pkgID(n, repo), l.keyFiles(n), l.importsKey(n))
 }
 
+// plainResultKey and plainExportKey are the keys of the node's records
+// under its imports' whole surfaces, whatever its uses.
+func (l *loader) plainResultKey(n *node, repo map[string]bool) index.Key {
+	return typecache.ResultKey(l.cacheSalt(), l.pkgID(n, repo), l.keyFiles(n), l.surfacesKey(n))
+}
+
+func (l *loader) plainExportKey(n *node) index.Key {
+	return typecache.ExportKey(l.cacheSalt(), l.pkgID(n, nil), l.keyFiles(n), l.surfacesKey(n))
+}
+
 // importsKey is the key of the node's imports as its export and result
 // keys hash them: as it uses them, when that is known (uses.go), else
 // with their whole surfaces.
@@ -162,10 +173,7 @@ func (l *loader) refKeys(n *node) []typecache.Import {
 		if p == "unsafe" {
 			continue
 		}
-		x, ok := l.unique[p]
-		if !ok {
-			x = n.findDep(p)
-		}
+		x := l.seenFrom(n, p)
 		if x == nil || x == n {
 			out[i].Missing = true
 			continue
@@ -176,12 +184,24 @@ func (l *loader) refKeys(n *node) []typecache.Import {
 }
 
 // lookupExport reads the node's export record: its data, or whether it
-// is known to have none.
+// is known to have none. It is looked up under the key of the imports'
+// whole surfaces, then under the key of the node's uses (uses.go).
 func (l *loader) lookupExport(n *node) (found bool) {
 	if l.opt.Cache == nil || l.noImport {
 		return false
 	}
-	e, ok := typecache.LookupExport(l.opt.Cache, l.exportKey(n))
+	// Under the imports' whole surfaces first, as the result.
+	key := l.plainExportKey(n)
+	e, ok := typecache.LookupExport(l.opt.Cache, key)
+	if !ok && l.tryUses(n) {
+		if k := l.exportKey(n); k != key {
+			if e, ok = typecache.LookupExport(l.opt.Cache, k); ok {
+				l.mu.Lock()
+				l.puts = append(l.puts, e.Records(key)...) // found at once next time
+				l.mu.Unlock()
+			}
+		}
+	}
 	if ok {
 		n.exp = e
 	}
@@ -216,10 +236,18 @@ func (l *loader) storeExport(n *node, repo bool) {
 }
 
 // putExport records the node's export data (or its lack of it) under its
-// export key.
+// export key, and under the key of its imports' whole surfaces when that
+// is another (uses.go).
 func (l *loader) putExport(n *node) {
+	key := l.exportKey(n)
+	recs := n.exp.Records(key)
+	if n.uses != nil {
+		if plain := l.plainExportKey(n); plain != key {
+			recs = append(recs, n.exp.Records(plain)...)
+		}
+	}
 	l.mu.Lock()
-	l.puts = append(l.puts, n.exp.Records(l.exportKey(n))...)
+	l.puts = append(l.puts, recs...)
 	l.mu.Unlock()
 }
 
@@ -382,6 +410,39 @@ func (l *loader) resolveFrom(d *node, path string) (*types.Package, *typecache.R
 	r := l.readerOf(x)
 	return r.Package(), r, true
 }
+
+// seenFrom finds the package an import path means for n, which depends
+// on it, directly or not. A test binary X.test holds one package per
+// path: "P [X.test]" where P was compiled again against X's test
+// variant, else P itself; so a package of that binary (its ID ends in
+// "[X.test]") sees the first when it exists, and any other package sees
+// P. That spares the walk of findDep, which costs a whole graph's walk
+// per package and was a quarter of an edit's CPU on hugo when every
+// package's keys needed it (uses.go).
+func (l *loader) seenFrom(n *node, path string) (x *node) {
+	if seenFromChecked != nil {
+		defer func() { seenFromChecked(n, path, x) }()
+	}
+	if d := n.imports[path]; d != nil {
+		return d
+	}
+	if x, ok := l.unique[path]; ok {
+		return x
+	}
+	id := n.pkg.ID
+	if i := strings.LastIndex(id, " ["); i >= 0 && strings.HasSuffix(id, "]") {
+		if x := l.byID[path+id[i:]]; x != nil {
+			return x
+		}
+	}
+	if x := l.byID[path]; x != nil {
+		return x
+	}
+	return n.findDep(path)
+}
+
+// seenFromChecked, when set (by tests), is told each answer of seenFrom.
+var seenFromChecked func(n *node, path string, got *node)
 
 // uniquePaths maps each import path that only one package of the unit
 // has to that package: a dependency with that path can only be it, which

@@ -93,6 +93,7 @@ type loader struct {
 	puts                      []typecache.Record // stored once the unit is known to be sound
 	fresh                     []freshResult      // results to store, see reconcile
 	unique                    map[string]*node   // the unit's packages by import path, see uniquePaths
+	byID                      map[string]*node   // the unit's packages by ID, see seenFrom
 	hits, nchecked, nimported atomic.Int64       // for Logf
 	npartial                  atomic.Int64       // for Logf: packages extracted only in their changed files
 

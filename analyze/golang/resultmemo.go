@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"bytes"
 	"slices"
 	"sync"
 
@@ -43,6 +44,89 @@ type ResultMemo struct {
 	skels    map[*packages.Package]*skeleton
 	skelUsed map[*packages.Package]bool
 	skelHits int // skeletons reused, since the memo was made (tests)
+
+	// Uses records decoded, and the keys of the objects they name
+	// (uses.go): on hugo, decoding every package's uses and hashing the
+	// objects named again at every load was a fifth of an edit's CPU.
+	usesMu    sync.Mutex
+	uses      map[string]keptUses     // by package ID
+	objKeys   map[objKeyOf]keptObjKey // by user and package used
+	usesUsed  map[string]bool
+	objKeysIn map[objKeyOf]bool
+}
+
+// keptUses is a uses record as read, and decoded.
+type keptUses struct {
+	raw  []byte
+	uses *typecache.Uses
+}
+
+// objKeyOf names the objects one package (user, its ID) uses of another
+// (path).
+type objKeyOf struct{ user, path string }
+
+// keptObjKey is the ObjectsKey of those objects for the uses it was
+// computed from and the other package's export data (by hash).
+type keptObjKey struct {
+	uses *typecache.Uses
+	data string
+	key  index.Key
+}
+
+// decodeUses returns the uses a record holds, reusing the ones decoded
+// from the same bytes for the package before.
+func (rm *ResultMemo) decodeUses(id string, raw []byte) (*typecache.Uses, error) {
+	if rm != nil {
+		rm.usesMu.Lock()
+		k, ok := rm.uses[id]
+		if ok && bytes.Equal(k.raw, raw) {
+			rm.usesUsed[id] = true
+			rm.usesMu.Unlock()
+			return k.uses, nil
+		}
+		rm.usesMu.Unlock()
+	}
+	u, err := typecache.DecodeUses(raw)
+	if err != nil {
+		return nil, err
+	}
+	if rm != nil {
+		rm.usesMu.Lock()
+		if rm.uses == nil {
+			rm.uses, rm.usesUsed = map[string]keptUses{}, map[string]bool{}
+		}
+		rm.uses[id], rm.usesUsed[id] = keptUses{raw: raw, uses: &u}, true
+		rm.usesMu.Unlock()
+	}
+	return &u, nil
+}
+
+// objectsKey returns typecache.ObjectsKey of the names u holds for path,
+// in x's export data, reusing the one computed for the same uses and
+// data before.
+func (rm *ResultMemo) objectsKey(user string, u *typecache.Uses, path string, x *node) index.Key {
+	of := objKeyOf{user, path}
+	data := string(x.exp.Hash)
+	if rm != nil {
+		rm.usesMu.Lock()
+		k, ok := rm.objKeys[of]
+		if ok && k.uses == u && k.data == data {
+			rm.objKeysIn[of] = true
+			rm.usesMu.Unlock()
+			return k.key
+		}
+		rm.usesMu.Unlock()
+	}
+	key := typecache.ObjectsKey(x.pkg.Name, x.exp, u.Names[path])
+	if rm != nil {
+		rm.usesMu.Lock()
+		if rm.objKeys == nil {
+			rm.objKeys, rm.objKeysIn = map[objKeyOf]keptObjKey{}, map[objKeyOf]bool{}
+		}
+		rm.objKeys[of], rm.objKeysIn[of] = keptObjKey{uses: u, data: data, key: key}, true
+		rm.usesMu.Unlock()
+	}
+	return key
 }
 
 // skeleton returns the skeleton kept for the listing roots, or nil.
@@ -141,4 +225,18 @@ func (rm *ResultMemo) sweep() {
 	}
 	clear(rm.skelUsed)
 	rm.skelMu.Unlock()
+	rm.usesMu.Lock()
+	for id := range rm.uses {
+		if !rm.usesUsed[id] {
+			delete(rm.uses, id)
+		}
+	}
+	clear(rm.usesUsed)
+	for of := range rm.objKeys {
+		if !rm.objKeysIn[of] {
+			delete(rm.objKeys, of)
+		}
+	}
+	clear(rm.objKeysIn)
+	rm.usesMu.Unlock()
 }

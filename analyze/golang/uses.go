@@ -37,6 +37,20 @@ func (l *loader) usesRecordKey(n *node) index.Key {
 	return k
 }
 
+// tryUses reads, once a visit, the uses of a repository package whose
+// record was not found under its imports' whole surfaces, and reports
+// whether it has some: its keys then follow them.
+func (l *loader) tryUses(n *node) bool {
+	if !n.inRepo {
+		return false
+	}
+	if !n.usesLooked {
+		n.usesLooked = true
+		l.lookupUses(n)
+	}
+	return n.uses != nil
+}
+
 // lookupUses reads the node's uses record, if any, into n.uses. A
 // package that imports nothing has none.
 func (l *loader) lookupUses(n *node) {
@@ -48,8 +62,9 @@ func (l *loader) lookupUses(n *node) {
 	if !ok {
 		return
 	}
-	if u, err := typecache.DecodeUses(data); err == nil {
-		l.setUses(n, &u)
+	n.usesRaw = data
+	if u, err := l.opt.Results.decodeUses(n.pkg.ID, data); err == nil {
+		l.setUses(n, u)
 	}
 }
 
@@ -75,10 +90,7 @@ func (l *loader) usedImportsKey(n *node) index.Key {
 	sort.Strings(paths)
 	used := make([]typecache.Import, len(paths))
 	for i, p := range paths {
-		x, ok := l.unique[p]
-		if !ok {
-			x = n.findDep(p)
-		}
+		x := l.seenFrom(n, p)
 		if x == nil || x == n || len(x.goFiles) == 0 {
 			return l.surfacesKey(n)
 		}
@@ -86,10 +98,41 @@ func (l *loader) usedImportsKey(n *node) index.Key {
 		if n.uses.All[p] || !x.exp.HasObjects() {
 			used[i].Key = x.surf
 		} else {
-			used[i].Key = typecache.ObjectsKey(x.pkg.Name, x.exp, n.uses.Names[p])
+			used[i].Key = l.opt.Results.objectsKey(n.pkg.ID, n.uses, p, x)
 		}
 	}
 	return typecache.UsedImportsKey(imports, used)
+}
+
+// retainUses keeps, for a later load, the records a repository package's
+// uses key: its uses record, and the result and export record it names.
+// A load that finds a package's records under its imports' surfaces
+// never reads those, and a pack keeps only the records its last load
+// read (index.Pack): without this, the uses would be gone by the time a
+// declaration below the package changed. A cache that cannot retain a
+// record without reading it keeps none.
+func (l *loader) retainUses(n *node) {
+	if !n.inRepo || len(n.imports) == 0 {
+		return
+	}
+	r, ok := l.opt.Cache.(interface{ Retain(index.Key) })
+	if !ok {
+		return
+	}
+	raw := n.usesRaw
+	if !n.usesLooked {
+		k := l.usesRecordKey(n)
+		r.Retain(k)
+		raw, _ = l.opt.Cache.Get(k)
+	}
+	rk, ek, ok := typecache.UsesRecordKeys(raw)
+	if !ok {
+		return
+	}
+	if rk != (index.Key{}) {
+		r.Retain(rk)
+	}
+	r.Retain(ek)
 }
 
 // afterCheck settles, once the node is checked, which keys its records
@@ -99,17 +142,26 @@ func (l *loader) usedImportsKey(n *node) index.Key {
 func (l *loader) afterCheck(n *node, repo map[string]bool) (moved bool) {
 	before := l.exportKey(n)
 	u, ok := l.usesOf(n, repo)
-	switch {
-	case !ok:
+	if !ok {
 		l.setUses(n, nil)
-	case n.uses == nil || !bytes.Equal(typecache.EncodeUses(*n.uses), typecache.EncodeUses(u)):
-		l.mu.Lock()
-		l.puts = append(l.puts, typecache.Record{Key: l.usesRecordKey(n), Data: typecache.EncodeUses(u)})
-		l.mu.Unlock()
+	} else {
 		l.setUses(n, &u)
+		if n.full {
+			u.Result = l.resultKey(n, repo)
+		}
+		u.Export = l.exportKey(n)
+		if rec := typecache.EncodeUses(u); !bytes.Equal(rec, n.usesRaw) {
+			l.mu.Lock()
+			l.puts = append(l.puts, typecache.Record{Key: l.usesRecordKey(n), Data: rec})
+			l.mu.Unlock()
+			n.usesRaw = rec
+		}
 	}
 	if n.full {
-		n.rkey = l.resultKey(n, repo)
+		// The result is stored under the imports' whole surfaces, where
+		// the next load looks first, and found under its uses through
+		// an alias (cache.go).
+		n.rkey = l.plainResultKey(n, repo)
 	}
 	return l.exportKey(n) != before
 }

@@ -41,8 +41,11 @@ type Export struct {
 	Refs []string
 	// Objects are the sums of the package's objects by name, sorted by
 	// name (Encode with objects; the loader asks for them for the
-	// packages of the repository, which change).
+	// packages of the repository, which change). LookupExport leaves
+	// them encoded, in objRaw, until ObjectSums needs them: most loads
+	// never do.
 	Objects      []ObjectSum
+	objRaw       []byte
 	Data         []byte
 	Unexportable bool
 }
@@ -55,7 +58,22 @@ type ObjectSum struct {
 }
 
 // HasObjects reports whether e has the sums of its objects.
-func (e Export) HasObjects() bool { return e.Objects != nil && e.HasShape() }
+func (e Export) HasObjects() bool { return (e.Objects != nil || e.objRaw != nil) && e.HasShape() }
+
+// ObjectSums returns the sums of e's objects, decoding them when
+// LookupExport left them encoded.
+func (e Export) ObjectSums() []ObjectSum {
+	if e.Objects != nil || e.objRaw == nil {
+		return e.Objects
+	}
+	r := wire.NewReader(e.objRaw)
+	out := make([]ObjectSum, r.Len(1+1+16))
+	for i := range out {
+		out[i].Name = r.String()
+		copy(out[i].Sum[:], r.View()) // lengths checked by LookupExport
+	}
+	return out
+}
 
 // HasShape reports whether e has a shape that stands for the package's
 // surface (SurfaceKey); without one, its content key does.
@@ -99,17 +117,17 @@ func LookupExport(c Cache, key index.Key) (Export, bool) {
 		sum := rec[1 : 1+sha256.Size]
 		r := wire.NewReader(rec[1+2*sha256.Size:])
 		refs := r.Strings()
-		var objects []ObjectSum
+		var objRaw []byte
 		if r.Bool() {
-			objects = make([]ObjectSum, r.Len(1+1+16))
-			for i := range objects {
-				objects[i].Name = r.String()
-				sum := r.View()
-				if len(sum) != len(objects[i].Sum) {
+			at := len(rec) - r.Remaining()
+			n := r.Len(1 + 1 + 16)
+			for i := 0; i < n && r.Err() == nil; i++ {
+				r.View()
+				if len(r.View()) != 16 {
 					return Export{}, false
 				}
-				copy(objects[i].Sum[:], sum)
 			}
+			objRaw = rec[at : len(rec)-r.Remaining()]
 		}
 		if r.Done() != nil {
 			return Export{}, false
@@ -118,7 +136,7 @@ func LookupExport(c Cache, key index.Key) (Export, bool) {
 		if !ok || len(blob) < 1+4 || blob[0] != exportRecBlob {
 			return Export{}, false
 		}
-		return Export{Hash: sum, Shape: rec[1+sha256.Size : 1+2*sha256.Size], Refs: refs, Objects: objects, Data: blob[1:]}, true
+		return Export{Hash: sum, Shape: rec[1+sha256.Size : 1+2*sha256.Size], Refs: refs, objRaw: objRaw, Data: blob[1:]}, true
 	case exportRecUnexportable:
 		return Export{Unexportable: true}, true
 	}
@@ -131,12 +149,13 @@ func (e Export) Records(key index.Key) []Record {
 	if e.Unexportable || e.Data == nil {
 		return []Record{{key, []byte{exportRecUnexportable}}}
 	}
-	refs := wire.NewWriter(16*(len(e.Refs)+1) + 32*len(e.Objects))
+	objects := e.ObjectSums()
+	refs := wire.NewWriter(16*(len(e.Refs)+1) + 32*len(objects))
 	refs.Strings(e.Refs)
-	refs.Bool(e.Objects != nil)
-	if e.Objects != nil {
-		refs.Uint(uint64(len(e.Objects)))
-		for _, o := range e.Objects {
+	refs.Bool(objects != nil)
+	if objects != nil {
+		refs.Uint(uint64(len(objects)))
+		for _, o := range objects {
 			refs.String(o.Name)
 			refs.Blob(o.Sum[:])
 		}

@@ -1,6 +1,7 @@
 package typecache
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/ctxexpand/ctxexpand/index"
@@ -33,19 +34,39 @@ import (
 // files only finds records that check gave.
 
 // Uses are the names a package used of each of its imports, by import
-// path.
+// path, and the keys its records were stored under by them.
 type Uses struct {
 	Names map[string][]string // sorted
 	All   map[string]bool     // imports whose every name counts (dot imports)
+	// Result and Export are the keys of the package's result (zero for
+	// a package whose result is not kept) and export record under these
+	// uses: a load that finds them under its imports' surfaces keeps
+	// them too (UsesRecordKeys), for the load that will need them.
+	Result, Export index.Key
+}
+
+// UsesRecordKeys reads the Result and Export keys of a uses record
+// without decoding the rest.
+func UsesRecordKeys(data []byte) (result, export index.Key, ok bool) {
+	if len(data) < 2*len(result) {
+		return result, export, false
+	}
+	copy(result[:], data)
+	copy(export[:], data[len(result):])
+	return result, export, true
 }
 
 // UsesRecordKey is the key the uses of a package are kept under: its ID
 // (a test variant has its own), and the caller's salt.
 func UsesRecordKey(salt, id string) index.Key {
-	return index.NewHasher("go-uses").String(salt).Uint(exportVersion).String(id).Sum()
+	return index.NewHasher("go-uses").String(salt).Uint(exportVersion).Uint(usesVersion).String(id).Sum()
 }
 
-// EncodeUses writes u as a record.
+// usesVersion changes with EncodeUses's layout.
+const usesVersion = 1
+
+// EncodeUses writes u as a record: the Result and Export keys, then the
+// names by import path.
 func EncodeUses(u Uses) []byte {
 	paths := make([]string, 0, len(u.Names)+len(u.All))
 	for p := range u.Names {
@@ -64,14 +85,20 @@ func EncodeUses(u Uses) []byte {
 		w.Bool(u.All[p])
 		w.Strings(u.Names[p])
 	}
-	return w.Bytes()
+	out := make([]byte, 0, len(u.Result)+len(u.Export)+w.Len())
+	out = append(append(append(out, u.Result[:]...), u.Export[:]...), w.Bytes()...)
+	return out
 }
 
 // DecodeUses reads a record EncodeUses wrote.
 func DecodeUses(data []byte) (Uses, error) {
-	r := wire.NewReader(data)
+	rk, ek, ok := UsesRecordKeys(data)
+	if !ok {
+		return Uses{}, fmt.Errorf("%w: a uses record of %d bytes", wire.ErrCorrupt, len(data))
+	}
+	r := wire.NewReader(data[len(rk)+len(ek):])
 	n := r.Len(3)
-	u := Uses{Names: make(map[string][]string, n), All: map[string]bool{}}
+	u := Uses{Names: make(map[string][]string, n), All: map[string]bool{}, Result: rk, Export: ek}
 	for i := 0; i < n && r.Err() == nil; i++ {
 		p := r.String()
 		if r.Bool() {
@@ -93,11 +120,12 @@ func DecodeUses(data []byte) (Uses, error) {
 // (HasObjects).
 func ObjectsKey(name string, e Export, names []string) index.Key {
 	h := index.NewHasher("go-objects").String(name)
+	objects := e.ObjectSums()
 	for _, n := range names {
 		h.String(n)
-		i := sort.Search(len(e.Objects), func(i int) bool { return e.Objects[i].Name >= n })
-		if i < len(e.Objects) && e.Objects[i].Name == n {
-			h.Bytes(e.Objects[i].Sum[:])
+		i := sort.Search(len(objects), func(i int) bool { return objects[i].Name >= n })
+		if i < len(objects) && objects[i].Name == n {
+			h.Bytes(objects[i].Sum[:])
 		} else {
 			h.String("absent")
 		}

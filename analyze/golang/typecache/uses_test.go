@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/ctxexpand/ctxexpand/index"
 )
@@ -119,8 +120,14 @@ func TestExportRecordRoundTrip(t *testing.T) {
 	if !ok {
 		t.Fatal("the record stored is not found")
 	}
-	if diff := cmp.Diff(exp, got); diff != "" {
+	if diff := cmp.Diff(exp, got, cmpopts.IgnoreFields(Export{}, "Objects"), cmpopts.IgnoreUnexported(Export{})); diff != "" {
 		t.Errorf("read back (-stored +read):\n%s", diff)
+	}
+	if !got.HasObjects() {
+		t.Error("the record read back has no object sums")
+	}
+	if diff := cmp.Diff(exp.ObjectSums(), got.ObjectSums()); diff != "" {
+		t.Errorf("object sums read back (-stored +read):\n%s", diff)
 	}
 	rec := c[key]
 	for _, cut := range []int{1, 17} {
@@ -167,7 +174,8 @@ func TestObjectsKey(t *testing.T) {
 
 // TestUsesRecord: uses survive their record.
 func TestUsesRecord(t *testing.T) {
-	u := Uses{Names: map[string][]string{"example.com/a": {"T", "f"}, "example.com/b": {"X"}}, All: map[string]bool{"fmt": true, "example.com/b": true}}
+	u := Uses{Names: map[string][]string{"example.com/a": {"T", "f"}, "example.com/b": {"X"}}, All: map[string]bool{"fmt": true, "example.com/b": true},
+		Result: index.Key{1, 2}, Export: index.Key{3}}
 	got, err := DecodeUses(EncodeUses(u))
 	if err != nil {
 		t.Fatal(err)
@@ -175,8 +183,13 @@ func TestUsesRecord(t *testing.T) {
 	if diff := cmp.Diff(u, got); diff != "" {
 		t.Errorf("read back (-stored +read):\n%s", diff)
 	}
-	if _, err := DecodeUses(EncodeUses(u)[:5]); err == nil {
-		t.Error("a truncated record decoded")
+	for _, cut := range []int{5, 70} {
+		if _, err := DecodeUses(EncodeUses(u)[:cut]); err == nil {
+			t.Errorf("a record cut to %d bytes decoded", cut)
+		}
+	}
+	if rk, ek, ok := UsesRecordKeys(EncodeUses(u)); !ok || rk != u.Result || ek != u.Export {
+		t.Errorf("UsesRecordKeys = %x, %x, %v", rk[:2], ek[:2], ok)
 	}
 }
 
@@ -185,7 +198,7 @@ func TestUsesRecord(t *testing.T) {
 func FuzzDecodeUses(f *testing.F) {
 	f.Add(EncodeUses(Uses{Names: map[string][]string{"example.com/a": {"T"}}, All: map[string]bool{"fmt": true}}))
 	f.Add([]byte{})
-	f.Add([]byte{1, 0, 0, 0})
+	f.Add(append(make([]byte, 64), 1, 0, 0, 0))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		u, err := DecodeUses(data)
 		if err != nil {
