@@ -14,17 +14,22 @@ import (
 // Keys that follow what a package uses of other packages (package
 // typecache says why they hold).
 //
-// A repository package checked in full leaves the objects its check
-// could see of other packages (usesOf) under its ID. The next load reads
-// them before looking its result up (lookupUses) and hashes the sums of
-// those objects in place of its imports' surfaces (usedImportsKey): a
-// function added to a package used across the repository then checks
-// that package again, and none of the packages above it.
+// A repository package's check leaves the objects it could see of other
+// packages (usesOf) under its ID, with the keys its records then went
+// under. A load looks a package's records up under its imports' whole
+// surfaces first, as without uses; only when that misses (a declaration
+// the package can see changed) does it read the uses (tryUses) and look
+// the records up under the sums of those objects (usedImportsKey). If
+// the package used none of what changed, that finds them: an alias sends
+// the result's lookup to its record, and the alias and the export record
+// are put under the new surfaces' key, for the next load. A function
+// added to a package used across the repository thus checks that
+// package again and none of the packages above it.
 //
-// A package whose uses are unknown (never checked in full, or extracted
-// only in its changed files) or that imports nothing keeps the keys of its imports' whole
-// surfaces, and a result stored under those is still found when the uses
-// say otherwise (visit looks both up).
+// A package whose uses are unknown (extracted only in its changed files,
+// or stopped by a panic) or that imports nothing has its records under
+// its imports' surfaces alone. Loads that never miss never read the uses
+// records, so they retain them (retainUses) for the load that will.
 
 // usesKeySeen is told every uses record's key; tests count those
 // records apart from results and export records.

@@ -18,9 +18,9 @@ import (
 // objects its check could see of other packages (Uses, stored under
 // UsesRecordKey by package ID): the package-level objects it named, and
 // the named types and aliases their types reach, in every package, with
-// their methods and fields. A later load looks them up first and hashes
-// those objects' sums (ObjectsKey) in place of the surfaces
-// (UsedImportsKey).
+// their methods and fields. A later load whose records of the package
+// are not found under its imports' surfaces reads them and hashes those
+// objects' sums (ObjectsKey) in place of the surfaces (UsedImportsKey).
 //
 // That holds because a package sees another only through what it names,
 // and through the types those reach: the type checker looks nothing else
