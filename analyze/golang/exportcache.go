@@ -97,6 +97,9 @@ func (l *loader) plainResultKey(n *node, repo map[string]bool) index.Key {
 }
 
 func (l *loader) plainExportKey(n *node) index.Key {
+	if n.uses == nil {
+		return l.exportKey(n) // the same, computed once
+	}
 	return typecache.ExportKey(l.cacheSalt(), l.pkgID(n, nil), l.keyFiles(n), l.surfacesKey(n))
 }
 
