@@ -200,7 +200,7 @@ func (l *loader) lookupExport(n *node) (found bool) {
 		if k := l.exportKey(n); k != key {
 			if e, ok = typecache.LookupExport(l.opt.Cache, k); ok {
 				l.mu.Lock()
-				l.puts = append(l.puts, e.Records(key)...) // found at once next time
+				l.puts = append(l.puts, e.Records(key)[0]) // found at once next time; the data is stored already
 				l.mu.Unlock()
 			}
 		}
@@ -246,7 +246,7 @@ func (l *loader) putExport(n *node) {
 	recs := n.exp.Records(key)
 	if n.uses != nil {
 		if plain := l.plainExportKey(n); plain != key {
-			recs = append(recs, n.exp.Records(plain)...)
+			recs = append(recs, n.exp.Records(plain)[0]) // the export record alone: its data is in recs
 		}
 	}
 	l.mu.Lock()
