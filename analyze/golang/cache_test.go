@@ -682,3 +682,95 @@ func TestUsesSurvivePacks(t *testing.T) {
 		t.Errorf("after a function was added to base, %s packages were checked, want 1 (base)", n)
 	}
 }
+
+// TestUsesAfterPartialExtraction: a comment edit in one of plain's two
+// files extracts that file alone, its body checked, the other's left
+// out. What plain uses is still known (the uses of the file left out come
+// from the record, which covered it as it is), so a function added to
+// base then checks base alone, as it would have before the comment.
+func TestUsesAfterPartialExtraction(t *testing.T) {
+	root := archiveModule(t, "layers")
+	c := &memCache{m: map[index.Key][]byte{}}
+	stats := regexp.MustCompile(`, (\d+) checked, (\d+) extracted only in their changed files`)
+	load := func(step string) (checked, partial string) {
+		t.Helper()
+		logf := func(format string, args ...any) {
+			if m := stats.FindStringSubmatch(fmt.Sprintf(format, args...)); m != nil {
+				checked, partial = m[1], m[2]
+			}
+		}
+		want, err := Load(context.Background(), root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Load(context.Background(), root, Options{Cache: c, CacheSalt: "test", Logf: logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(analyze.Facts{})); diff != "" {
+			t.Fatalf("%s: cached load differs (-fresh +cached):\n%s", step, diff)
+		}
+		return checked, partial
+	}
+	load("cold")
+	replaceOnce(t, root, "plain/plain.go", "func Total() int { return base.Count() + 1 }", "func Total() int { return base.Count() + 1 }\n\n// A comment.")
+	if checked, partial := load("a comment in plain"); checked != "1" || partial != "1" {
+		t.Fatalf("a comment in plain: %s packages checked, %s extracted in part; want 1 and 1 (the fixture no longer takes the partial path)", checked, partial)
+	}
+	replaceOnce(t, root, "base/base.go", "func Count() int { return 1 }", "func Count() int { return 1 }\n\n// Extra is new.\nfunc Extra() int { return 3 }")
+	if checked, _ := load("a function added to base"); checked != "1" {
+		t.Errorf("after a function was added to base, %s packages were checked, want 1 (base): plain lost its uses in the partial extraction", checked)
+	}
+	// plain's other file is edited too: its body was left out of the
+	// last check, but the record covers it as it was, not as it is now.
+	replaceOnce(t, root, "plain/more.go", "return 2 * base.Count()", "return 3 * base.Count()")
+	load("plain's other file")
+	replaceOnce(t, root, "base/base.go", "// Extra is new.", "// Extra is new.\nfunc Extra2() int { return 4 }\n")
+	if checked, _ := load("another function added to base"); checked != "1" {
+		t.Errorf("after another function was added to base, %s packages were checked, want 1 (base)", checked)
+	}
+}
+
+// TestCoverFiles: a partial check's uses are completed by the record's
+// names only when the record covered every file the check left out as it
+// is now; the uses then cover every file of the package.
+func TestCoverFiles(t *testing.T) {
+	l := &loader{}
+	node := func(bHash string, old *typecache.Uses) *node {
+		return &node{
+			assigned: map[string]string{"/r/p/a.go": "p/a.go", "/r/p/b.go": "p/b.go"},
+			kfiles:   []typecache.File{{Name: "p/a.go", Under: true, Hash: "a2"}, {Name: "p/b.go", Under: true, Hash: bHash}},
+			partial:  &partialPlan{only: map[string]bool{"/r/p/a.go": true}}, // a.go changed, b.go's body left out
+			uses:     old,
+		}
+	}
+	record := &typecache.Uses{Names: map[string][]string{"x": {"Old"}, "y": {"Y"}}, All: map[string]bool{"fmt": true},
+		Files: map[string]string{"p/a.go": "a1", "p/b.go": "b1"}}
+	found := func() typecache.Uses {
+		return typecache.Uses{Names: map[string][]string{"x": {"New"}}, All: map[string]bool{}}
+	}
+
+	u := found()
+	if !l.coverFiles(node("b1", record), &u) {
+		t.Fatal("b.go is as the record covered it, yet the uses are unknown")
+	}
+	want := typecache.Uses{Names: map[string][]string{"x": {"New", "Old"}, "y": {"Y"}}, All: map[string]bool{"fmt": true},
+		Files: map[string]string{"p/a.go": "a2", "p/b.go": "b1"}}
+	if diff := cmp.Diff(want, u); diff != "" {
+		t.Errorf("completed uses (-want +got):\n%s", diff)
+	}
+	u = found()
+	if l.coverFiles(node("b2", record), &u) {
+		t.Error("b.go changed since the record, yet its uses were taken from it")
+	}
+	u = found()
+	if l.coverFiles(node("b1", nil), &u) {
+		t.Error("a partial check without a record gave uses")
+	}
+	full := node("b2", nil)
+	full.partial = nil
+	u = found()
+	if !l.coverFiles(full, &u) || u.Files["p/b.go"] != "b2" || len(u.Names["x"]) != 1 {
+		t.Errorf("a full check's uses: %v", u)
+	}
+}

@@ -26,9 +26,9 @@ import (
 // added to a package used across the repository thus checks that
 // package again and none of the packages above it.
 //
-// A package whose uses are unknown (extracted only in its changed files,
-// or stopped by a panic) or that imports nothing has its records under
-// its imports' surfaces alone. Loads that never miss never read the uses
+// A package whose uses are unknown (extracted only in its changed files
+// with no record covering the others, or stopped by a panic) or that
+// imports nothing has its records under its imports' surfaces alone. Loads that never miss never read the uses
 // records, so they retain them (retainUses) for the load that will.
 
 // usesKeySeen is told every uses record's key; tests count those
@@ -109,6 +109,62 @@ func (l *loader) usedImportsKey(n *node) index.Key {
 	return typecache.UsedImportsKey(imports, used)
 }
 
+// coverFiles completes the uses a check found with the files they cover.
+// A full check, or one of declarations alone, covers every file. A
+// partial check (tryPartial) read the bodies of the changed files only:
+// its uses are completed by those of the last record when that covered
+// each unchanged file as it is now, and are unknown otherwise.
+//
+// The record's names hold for the unchanged files as they are because
+// a partial check happens only when the imports' surfaces are those of
+// the package's last check (its parts are keyed by them), and every
+// check since the record was written was partial (a full one writes a
+// record), so every declaration the names reach is as it was then.
+func (l *loader) coverFiles(n *node, u *typecache.Uses) bool {
+	now := map[string]string{}
+	for _, f := range l.keyFiles(n) {
+		if f.Under {
+			now[f.Name] = f.Hash
+		}
+	}
+	u.Files = now
+	if n.partial == nil {
+		return true
+	}
+	old := n.uses
+	if old == nil {
+		return false
+	}
+	for abs, rel := range n.assigned {
+		if !n.partial.only[abs] && (old.Files[rel] == "" || old.Files[rel] != now[rel]) {
+			return false // a body the check left out, which the record does not cover
+		}
+	}
+	for p, names := range old.Names {
+		if u.All[p] {
+			continue
+		}
+		set := map[string]bool{}
+		for _, name := range u.Names[p] {
+			set[name] = true
+		}
+		for _, name := range names {
+			set[name] = true
+		}
+		merged := make([]string, 0, len(set))
+		for name := range set {
+			merged = append(merged, name)
+		}
+		sort.Strings(merged)
+		u.Names[p] = merged
+	}
+	for p := range old.All {
+		u.All[p] = true
+		delete(u.Names, p)
+	}
+	return true
+}
+
 // retainUses keeps, for a later load, the records a repository package's
 // uses key: its uses record, and the result and export record it names.
 // A load that finds a package's records under its imports' surfaces
@@ -141,12 +197,15 @@ func (l *loader) retainUses(n *node) {
 }
 
 // afterCheck settles, once the node is checked, which keys its records
-// go under: those of the uses its check found when it was checked in
-// full (recording them when they changed), else those of its imports'
+// go under: those of the uses its check found (recording them when they
+// changed), else, when the check does not tell, those of its imports'
 // whole surfaces. It reports whether the export key moved.
 func (l *loader) afterCheck(n *node, repo map[string]bool) (moved bool) {
 	before := l.exportKey(n)
 	u, ok := l.usesOf(n, repo)
+	if ok {
+		ok = l.coverFiles(n, &u)
+	}
 	if !ok {
 		l.setUses(n, nil)
 	} else {
@@ -176,10 +235,11 @@ func (l *loader) afterCheck(n *node, repo map[string]bool) (moved bool) {
 // undefined, would name), and the named types and aliases their types
 // reach, with every name of a package of another module or of a dot
 // import. A check of declarations alone gives what they use, which is
-// all its export data depends on. It reports false when the check does
-// not tell (extracted in part, or stopped by a panic).
+// all its export data depends on; a partial check, what its changed
+// files and the declarations use (afterCheck adds the rest). It reports
+// false when the check does not tell (stopped by a panic).
 func (l *loader) usesOf(n *node, repo map[string]bool) (typecache.Uses, bool) {
-	if !n.checked || n.info == nil || n.partial != nil || len(n.imports) == 0 {
+	if !n.checked || n.info == nil || len(n.imports) == 0 {
 		return typecache.Uses{}, false
 	}
 	u := typecache.Uses{Names: map[string][]string{}, All: map[string]bool{}}

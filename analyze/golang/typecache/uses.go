@@ -38,6 +38,12 @@ import (
 type Uses struct {
 	Names map[string][]string // sorted
 	All   map[string]bool     // imports whose every name counts (dot imports)
+	// Files are the package's files, repository-relative, whose every
+	// use the names cover, with their content hashes: all of them after
+	// a full check. A check that reads only some files' bodies (the Go
+	// loader's partial extraction) may add its uses to those of the files
+	// it left out only where those are what Files says.
+	Files map[string]string
 	// Result and Export are the keys of the package's result (zero for
 	// a package whose result is not kept) and export record under these
 	// uses: a load that finds them under its imports' surfaces keeps
@@ -63,10 +69,10 @@ func UsesRecordKey(salt, id string) index.Key {
 }
 
 // usesVersion changes with EncodeUses's layout.
-const usesVersion = 1
+const usesVersion = 2
 
 // EncodeUses writes u as a record: the Result and Export keys, then the
-// names by import path.
+// names by import path, then the files.
 func EncodeUses(u Uses) []byte {
 	paths := make([]string, 0, len(u.Names)+len(u.All))
 	for p := range u.Names {
@@ -84,6 +90,16 @@ func EncodeUses(u Uses) []byte {
 		w.String(p)
 		w.Bool(u.All[p])
 		w.Strings(u.Names[p])
+	}
+	files := make([]string, 0, len(u.Files))
+	for f := range u.Files {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	w.Uint(uint64(len(files)))
+	for _, f := range files {
+		w.String(f)
+		w.String(u.Files[f])
 	}
 	out := make([]byte, 0, len(u.Result)+len(u.Export)+w.Len())
 	out = append(append(append(out, u.Result[:]...), u.Export[:]...), w.Bytes()...)
@@ -106,6 +122,13 @@ func DecodeUses(data []byte) (Uses, error) {
 		}
 		if names := r.Strings(); names != nil {
 			u.Names[p] = names
+		}
+	}
+	if nf := r.Len(2); nf > 0 {
+		u.Files = make(map[string]string, nf)
+		for i := 0; i < nf && r.Err() == nil; i++ {
+			f := r.String()
+			u.Files[f] = r.String()
 		}
 	}
 	if err := r.Done(); err != nil {

@@ -175,7 +175,7 @@ func TestObjectsKey(t *testing.T) {
 // TestUsesRecord: uses survive their record.
 func TestUsesRecord(t *testing.T) {
 	u := Uses{Names: map[string][]string{"example.com/a": {"T", "f"}, "example.com/b": {"X"}}, All: map[string]bool{"fmt": true, "example.com/b": true},
-		Result: index.Key{1, 2}, Export: index.Key{3}}
+		Files: map[string]string{"a/a.go": "h1", "a/b.go": "h2"}, Result: index.Key{1, 2}, Export: index.Key{3}}
 	got, err := DecodeUses(EncodeUses(u))
 	if err != nil {
 		t.Fatal(err)
@@ -196,7 +196,7 @@ func TestUsesRecord(t *testing.T) {
 // FuzzDecodeUses: a damaged uses record (the index can hold anything)
 // gives an error, never a panic, and what decodes encodes back the same.
 func FuzzDecodeUses(f *testing.F) {
-	f.Add(EncodeUses(Uses{Names: map[string][]string{"example.com/a": {"T"}}, All: map[string]bool{"fmt": true}}))
+	f.Add(EncodeUses(Uses{Names: map[string][]string{"example.com/a": {"T"}}, All: map[string]bool{"fmt": true}, Files: map[string]string{"a.go": "h"}}))
 	f.Add([]byte{})
 	f.Add(append(make([]byte, 64), 1, 0, 0, 0))
 	f.Fuzz(func(t *testing.T, data []byte) {
