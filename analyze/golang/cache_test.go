@@ -744,8 +744,9 @@ func TestCoverFiles(t *testing.T) {
 			uses:     old,
 		}
 	}
+	imports := l.surfacesKey(node("b1", nil)) // no imports: the same for every node here
 	record := &typecache.Uses{Names: map[string][]string{"x": {"Old"}, "y": {"Y"}}, All: map[string]bool{"fmt": true},
-		Files: map[string]string{"p/a.go": "a1", "p/b.go": "b1"}}
+		Files: map[string]string{"p/a.go": "a1", "p/b.go": "b1"}, Imports: imports}
 	found := func() typecache.Uses {
 		return typecache.Uses{Names: map[string][]string{"x": {"New"}}, All: map[string]bool{}}
 	}
@@ -755,7 +756,7 @@ func TestCoverFiles(t *testing.T) {
 		t.Fatal("b.go is as the record covered it, yet the uses are unknown")
 	}
 	want := typecache.Uses{Names: map[string][]string{"x": {"New", "Old"}, "y": {"Y"}}, All: map[string]bool{"fmt": true},
-		Files: map[string]string{"p/a.go": "a2", "p/b.go": "b1"}}
+		Files: map[string]string{"p/a.go": "a2", "p/b.go": "b1"}, Imports: imports}
 	if diff := cmp.Diff(want, u); diff != "" {
 		t.Errorf("completed uses (-want +got):\n%s", diff)
 	}
@@ -766,6 +767,12 @@ func TestCoverFiles(t *testing.T) {
 	u = found()
 	if l.coverFiles(node("b1", nil), &u) {
 		t.Error("a partial check without a record gave uses")
+	}
+	other := *record
+	other.Imports = index.Key{9}
+	u = found()
+	if l.coverFiles(node("b1", &other), &u) {
+		t.Error("a record made among other imports' surfaces completed the uses")
 	}
 	full := node("b2", nil)
 	full.partial = nil

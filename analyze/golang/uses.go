@@ -115,11 +115,9 @@ func (l *loader) usedImportsKey(n *node) index.Key {
 // its uses are completed by those of the last record when that covered
 // each unchanged file as it is now, and are unknown otherwise.
 //
-// The record's names hold for the unchanged files as they are because
-// a partial check happens only when the imports' surfaces are those of
-// the package's last check (its parts are keyed by them), and every
-// check since the record was written was partial (a full one writes a
-// record), so every declaration the names reach is as it was then.
+// The record's names hold for the unchanged files as they are when the
+// imports' surfaces are what they were when the record was written
+// (Uses.Imports): every declaration the names reach is then as it was.
 func (l *loader) coverFiles(n *node, u *typecache.Uses) bool {
 	now := map[string]string{}
 	for _, f := range l.keyFiles(n) {
@@ -127,13 +125,13 @@ func (l *loader) coverFiles(n *node, u *typecache.Uses) bool {
 			now[f.Name] = f.Hash
 		}
 	}
-	u.Files = now
+	u.Files, u.Imports = now, l.surfacesKey(n)
 	if n.partial == nil {
 		return true
 	}
 	old := n.uses
-	if old == nil {
-		return false
+	if old == nil || old.Imports != u.Imports {
+		return false // no record, or one whose names were found among other types
 	}
 	for abs, rel := range n.assigned {
 		if !n.partial.only[abs] && (old.Files[rel] == "" || old.Files[rel] != now[rel]) {

@@ -44,6 +44,11 @@ type Uses struct {
 	// loader's partial extraction) may add its uses to those of the files
 	// it left out only where those are what Files says.
 	Files map[string]string
+	// Imports is the key of the package's imports with their surfaces
+	// (ImportsKey) when the names were found: the names' types as they
+	// were then, which a check that reads only some bodies may rely on
+	// only while it is the same.
+	Imports index.Key
 	// Result and Export are the keys of the package's result (zero for
 	// a package whose result is not kept) and export record under these
 	// uses: a load that finds them under its imports' surfaces keeps
@@ -69,10 +74,10 @@ func UsesRecordKey(salt, id string) index.Key {
 }
 
 // usesVersion changes with EncodeUses's layout.
-const usesVersion = 2
+const usesVersion = 3
 
 // EncodeUses writes u as a record: the Result and Export keys, then the
-// names by import path, then the files.
+// names by import path, the files, and the imports' key.
 func EncodeUses(u Uses) []byte {
 	paths := make([]string, 0, len(u.Names)+len(u.All))
 	for p := range u.Names {
@@ -101,6 +106,7 @@ func EncodeUses(u Uses) []byte {
 		w.String(f)
 		w.String(u.Files[f])
 	}
+	w.Blob(u.Imports[:])
 	out := make([]byte, 0, len(u.Result)+len(u.Export)+w.Len())
 	out = append(append(append(out, u.Result[:]...), u.Export[:]...), w.Bytes()...)
 	return out
@@ -130,6 +136,11 @@ func DecodeUses(data []byte) (Uses, error) {
 			f := r.String()
 			u.Files[f] = r.String()
 		}
+	}
+	if imp := r.View(); len(imp) == len(u.Imports) {
+		copy(u.Imports[:], imp)
+	} else if r.Err() == nil {
+		return Uses{}, fmt.Errorf("%w: an imports key of %d bytes", wire.ErrCorrupt, len(imp))
 	}
 	if err := r.Done(); err != nil {
 		return Uses{}, err

@@ -175,7 +175,7 @@ func TestObjectsKey(t *testing.T) {
 // TestUsesRecord: uses survive their record.
 func TestUsesRecord(t *testing.T) {
 	u := Uses{Names: map[string][]string{"example.com/a": {"T", "f"}, "example.com/b": {"X"}}, All: map[string]bool{"fmt": true, "example.com/b": true},
-		Files: map[string]string{"a/a.go": "h1", "a/b.go": "h2"}, Result: index.Key{1, 2}, Export: index.Key{3}}
+		Files: map[string]string{"a/a.go": "h1", "a/b.go": "h2"}, Imports: index.Key{4}, Result: index.Key{1, 2}, Export: index.Key{3}}
 	got, err := DecodeUses(EncodeUses(u))
 	if err != nil {
 		t.Fatal(err)
