@@ -109,9 +109,10 @@ func withoutName(words []string, name, kind string) []string {
 		}
 		// The first word's case says nothing (a sentence capitalises it,
 		// and phrase lower-cases it again): "Group the items …" names fn
-		// group. Elsewhere case tells the name from a word ("a router
-		// group" is not Group).
-		if namesIt(core, name) || i == 0 && strings.EqualFold(core, name) {
+		// group, and so does whichever word comes first once the words
+		// before it are gone. Elsewhere case tells the name from a word
+		// ("a router group" is not Group).
+		if namesIt(core, name) || len(out) == 0 && strings.EqualFold(core, name) {
 			if i == 1 && len(out) == 1 && article(out[0]) {
 				out = out[:0]
 			}
