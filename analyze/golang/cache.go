@@ -285,10 +285,15 @@ func aliasTarget(key index.Key, data []byte) index.Key {
 	return key
 }
 
-// putAlias stores at key a record that sends its reader to target.
+// aliasRecord is a record that sends its reader to the one at target.
+func aliasRecord(target index.Key) []byte {
+	return append([]byte{resultAlias}, target[:]...)
+}
+
+// putAlias stores at key, with the unit's records, an alias to target.
 func (l *loader) putAlias(key, target index.Key) {
 	l.mu.Lock()
-	l.puts = append(l.puts, typecache.Record{Key: key, Data: append([]byte{resultAlias}, target[:]...)})
+	l.puts = append(l.puts, typecache.Record{Key: key, Data: aliasRecord(target)})
 	l.mu.Unlock()
 }
 
@@ -311,7 +316,7 @@ func (l *loader) reconcile() {
 			if table, ok := foreignTable(f.res, byKey); ok {
 				l.opt.Cache.Put(f.key, append([]byte{resultWhole}, encodeResultRecord(encodeResult(f.res), table)...))
 				if f.alias != (index.Key{}) {
-					l.opt.Cache.Put(f.alias, append([]byte{resultAlias}, f.key[:]...))
+					l.opt.Cache.Put(f.alias, aliasRecord(f.key))
 				}
 			}
 			continue
@@ -331,7 +336,7 @@ func (l *loader) reconcile() {
 			l.opt.Cache.Put(pp.slotKey, pp.slot)
 			l.opt.Cache.Put(f.key, append([]byte{resultParts}, encodePartsList(pp.keys, pp.probs)...))
 			if f.alias != (index.Key{}) {
-				l.opt.Cache.Put(f.alias, append([]byte{resultAlias}, f.key[:]...))
+				l.opt.Cache.Put(f.alias, aliasRecord(f.key))
 			}
 		}
 	}

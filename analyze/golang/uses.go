@@ -28,8 +28,9 @@ import (
 //
 // A package whose uses are unknown (extracted only in its changed files
 // with no record covering the others, or stopped by a panic) or that
-// imports nothing has its records under its imports' surfaces alone. Loads that never miss never read the uses
-// records, so they retain them (retainUses) for the load that will.
+// imports nothing has its records under its imports' surfaces alone.
+// Loads that never miss never read the uses records, so they retain them
+// (retainUses) for the load that will.
 
 // usesKeySeen is told every uses record's key; tests count those
 // records apart from results and export records.
@@ -149,12 +150,7 @@ func (l *loader) coverFiles(n *node, u *typecache.Uses) bool {
 		for _, name := range names {
 			set[name] = true
 		}
-		merged := make([]string, 0, len(set))
-		for name := range set {
-			merged = append(merged, name)
-		}
-		sort.Strings(merged)
-		u.Names[p] = merged
+		u.Names[p] = sortedKeys(set)
 	}
 	for p := range old.All {
 		u.All[p] = true
@@ -276,15 +272,9 @@ func (l *loader) usesOf(n *node, repo map[string]bool) (typecache.Uses, bool) {
 		})
 	}
 	for p, set := range w.names {
-		if u.All[p] {
-			continue
+		if !u.All[p] {
+			u.Names[p] = sortedKeys(set)
 		}
-		names := make([]string, 0, len(set))
-		for name := range set {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		u.Names[p] = names
 	}
 	return u, true
 }
@@ -367,6 +357,9 @@ func (w *usesWalker) object(obj types.Object) {
 	}
 	w.typ(obj.Type())
 }
+
+// namedBody and aliasBody walk a type's declaration: its type
+// parameters, what it stands for and, for a named type, its methods.
 func (w *usesWalker) namedBody(t *types.Named) {
 	o := t.Origin()
 	w.tparams(o.TypeParams())
@@ -381,9 +374,9 @@ func (w *usesWalker) aliasBody(t *types.Alias) {
 	w.typ(t.Rhs())
 }
 
-// typ walks a type to the named types and aliases of direct imports it
-// mentions, and through those to theirs: their declarations and methods
-// are what an importer sees of them.
+// typ walks a type to the named types and aliases of other packages it
+// mentions (add), and through those of the repository's to theirs: their
+// declarations and methods are what an importer sees of them.
 func (w *usesWalker) typ(t types.Type) {
 	if t == nil || w.seen[t] {
 		return

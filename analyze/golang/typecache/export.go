@@ -200,7 +200,7 @@ func Encode(pkg *types.Package, fset *token.FileSet, name func(string) string, o
 // packages and names of what it refers to, and the file of each position
 // but no line or column. An object's sum depends on nothing else of the
 // package, so an importer that uses a few of its objects keeps its check
-// while those keep their sums (UsesKey).
+// while those keep their sums (ObjectsKey).
 func objectSums(pkg *types.Package, fset *token.FileSet, name func(string) string, names []string) []ObjectSum {
 	out := make([]ObjectSum, len(names))
 	w := wire.NewWriter(512)

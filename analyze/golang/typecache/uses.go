@@ -14,8 +14,8 @@ import (
 // any declaration of the import or of a package it names: a function
 // added to a package used across the repository would check every
 // package above it again, though none of them can use it yet. So the
-// loader keeps, for each repository package it checked in full, the
-// objects its check could see of other packages (Uses, stored under
+// loader keeps, for each repository package it checked, the objects its
+// check could see of other packages (Uses, stored under
 // UsesRecordKey by package ID): the package-level objects it named, and
 // the named types and aliases their types reach, in every package, with
 // their methods and fields. A later load whose records of the package
@@ -37,7 +37,7 @@ import (
 // path, and the keys its records were stored under by them.
 type Uses struct {
 	Names map[string][]string // sorted
-	All   map[string]bool     // imports whose every name counts (dot imports)
+	All   map[string]bool     // packages whose every name counts (another module's, dot imports)
 	// Files are the package's files, repository-relative, whose every
 	// use the names cover, with their content hashes: all of them after
 	// a full check. A check that reads only some files' bodies (the Go
