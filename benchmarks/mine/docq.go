@@ -150,6 +150,11 @@ func mineDocs(ctx context.Context, gitDir string, spec repoSpec, opt options) (r
 // manifests that lay out their packages and crates, into dir. Blobs the
 // git directory lacks (mirrors may leave the largest out) are skipped.
 func exportTree(ctx context.Context, gitDir, commit, dir string) error {
+	return exportTreeOf(ctx, gitDir, commit, dir, exported)
+}
+
+// exportTreeOf is exportTree for the paths keep accepts.
+func exportTreeOf(ctx context.Context, gitDir, commit, dir string, keep func(string) bool) error {
 	out, err := exec.CommandContext(ctx, "git", "--git-dir="+gitDir, "ls-tree", "-r", "-z", "--full-tree", commit).Output()
 	if err != nil {
 		return fmt.Errorf("listing the tree of %s in %s: %w", commit, gitDir, err)
@@ -158,7 +163,7 @@ func exportTree(ctx context.Context, gitDir, commit, dir string) error {
 	for _, e := range strings.Split(string(out), "\x00") {
 		meta, p, ok := strings.Cut(e, "\t")
 		f := strings.Fields(meta)
-		if !ok || len(f) != 3 || f[1] != "blob" || f[0] == "120000" || !exported(p) {
+		if !ok || len(f) != 3 || f[1] != "blob" || f[0] == "120000" || !keep(p) {
 			continue
 		}
 		paths, ids = append(paths, p), append(ids, f[2])

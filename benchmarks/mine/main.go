@@ -30,7 +30,11 @@
 // documented declarations of the tree at each repository's head, one per
 // file, the first doc sentence with the declared name taken out as the
 // query and the declaring file as the answer, asked at a commit made on
-// top of the head without those comments (docq.go).
+// top of the head without those comments (docq.go). -shape readme makes
+// them from the sections of the head's markdown that name source files,
+// by path or by a declared name in code marks: the heading or first
+// sentence without those names as the query, the files as the answer
+// (readmeq.go).
 //
 // The output is deterministic for a pinned list: the same commits, in the
 // same order, byte for byte. A summary per repository goes to standard
@@ -68,7 +72,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	reposFile := fl.String("repos", "", "repository list: `FILE` of \"owner/name lang [commit]\" lines")
 	root := fl.String("root", os.Getenv("CTXEXPAND_TRAIN_REPOS"), "`DIR` holding owner+name/repo git directories (default $CTXEXPAND_TRAIN_REPOS)")
 	exclude := fl.String("exclude", "", "comma-separated datasets (.jsonl) or repository lists whose repositories must not be mined")
-	shape := fl.String("shape", shapeCommit, "query shape: commit, issue or doc")
+	shape := fl.String("shape", shapeCommit, "query shape: commit, issue, doc or readme")
 	maxPer := fl.Int("max-per-repo", 150, "keep at most `N` instances a repository (0: all)")
 	sinceS := fl.String("since", "2019-01-01", "mine commits from this `DATE` on")
 	outFile := fl.String("out", "", "write the dataset to `FILE` (default standard output)")
@@ -86,8 +90,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *reposFile == "" || *root == "" {
 		return errors.New("need -repos FILE and -root DIR (or $CTXEXPAND_TRAIN_REPOS); see the benchmarks README for the commands")
 	}
-	if *shape != shapeCommit && *shape != shapeIssue && *shape != shapeDoc {
-		return fmt.Errorf("-shape %q: use %q, %q or %q", *shape, shapeCommit, shapeIssue, shapeDoc)
+	if *shape != shapeCommit && *shape != shapeIssue && *shape != shapeDoc && *shape != shapeReadme {
+		return fmt.Errorf("-shape %q: use %q, %q, %q or %q", *shape, shapeCommit, shapeIssue, shapeDoc, shapeReadme)
 	}
 	since, err := time.Parse("2006-01-02", *sinceS)
 	if err != nil {
@@ -124,8 +128,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			gitDir = filepath.Join(gitDir, ".git") // a clone with a work tree
 		}
 		mine := mineRepo
-		if opt.Shape == shapeDoc {
+		switch opt.Shape {
+		case shapeDoc:
 			mine = mineDocs
+		case shapeReadme:
+			mine = mineReadme
 		}
 		res, err := mine(ctx, gitDir, s, opt)
 		if err != nil {
@@ -260,11 +267,14 @@ func summaryTable(results []repoResult, shape string) string {
 	return b.String()
 }
 
-// walkedWord names what a shape's miner walks: commits, or documented
-// declarations for -shape doc.
+// walkedWord names what a shape's miner walks: commits, documented
+// declarations for -shape doc, markdown sections for -shape readme.
 func walkedWord(shape string) string {
-	if shape == shapeDoc {
+	switch shape {
+	case shapeDoc:
 		return "documented declarations"
+	case shapeReadme:
+		return "markdown sections"
 	}
 	return "commits walked"
 }

@@ -19,6 +19,7 @@ const (
 	shapeCommit = "commit" // the dev split's: subject and first paragraph
 	shapeIssue  = "issue"  // a bug report: the whole description
 	shapeDoc    = "doc"    // a pseudo-question from a doc comment (docq.go)
+	shapeReadme = "readme" // a pseudo-question from a markdown section (readmeq.go)
 )
 
 // repoSpec is one line of a repository list: owner/name, language and the
