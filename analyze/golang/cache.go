@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 )
@@ -179,12 +180,12 @@ func (l *loader) visit(fset *token.FileSet, n *node, sizes types.Sizes, repo map
 // storeResult keeps a freshly extracted package's result.
 // A result whose files were read with another content than the key says
 // (a file saved while the load ran) is not stored.
-func (l *loader) storeResult(n *node, res *pkgResult, repo map[string]bool) {
+func (l *loader) storeResult(n *node, res *extract.Result, repo map[string]bool) {
 	if l.opt.Cache == nil || res == nil || l.ctx.Err() != nil {
 		return
 	}
-	for _, fr := range res.files {
-		if fr.file.Hash != l.fileHash(fr.file.Path, filepath.Join(l.root, filepath.FromSlash(fr.file.Path))) {
+	for _, fr := range res.Files {
+		if fr.File.Hash != l.fileHash(fr.File.Path, filepath.Join(l.root, filepath.FromSlash(fr.File.Path))) {
 			return
 		}
 	}
@@ -219,7 +220,7 @@ const (
 // or its parts, each looked up (which also keeps them, and the package's
 // slot, in the cache), or an alias to the record that holds one of those.
 // It returns nil when anything is missing or damaged.
-func (l *loader) decodeStored(n *node, key index.Key, data []byte) []*pkgResult {
+func (l *loader) decodeStored(n *node, key index.Key, data []byte) []*extract.Result {
 	if len(data) == 0 {
 		return nil
 	}
@@ -239,13 +240,13 @@ func (l *loader) decodeStored(n *node, key index.Key, data []byte) []*pkgResult 
 		if err != nil {
 			return nil
 		}
-		return []*pkgResult{res}
+		return []*extract.Result{res}
 	case resultParts:
 		keys, probs, err := decodePartsList(data[1:])
 		if err != nil || len(keys) == 0 {
 			return nil
 		}
-		out := make([]*pkgResult, 0, len(keys))
+		out := make([]*extract.Result, 0, len(keys))
 		for _, k := range keys {
 			rec, ok := l.opt.Cache.Get(k)
 			if !ok {
@@ -260,8 +261,8 @@ func (l *loader) decodeStored(n *node, key index.Key, data []byte) []*pkgResult 
 		l.opt.Cache.Get(l.slotKey(n))
 		if len(probs) > 0 {
 			first := out[0]
-			out = append(out, &pkgResult{scope: first.scope, importPath: first.importPath, pkgName: first.pkgName,
-				dir: first.dir, problems: probs})
+			out = append(out, &extract.Result{Scope: first.Scope, ImportPath: first.ImportPath, PkgName: first.PkgName,
+				Dir: first.Dir, Problems: probs})
 		}
 		return out
 	}
@@ -272,7 +273,7 @@ func (l *loader) decodeStored(n *node, key index.Key, data []byte) []*pkgResult 
 type freshResult struct {
 	key   index.Key
 	alias index.Key // the key of its uses, when it has some and it is another (uses.go)
-	res   *pkgResult
+	res   *extract.Result
 	parts *pendingParts // nil: stored whole
 }
 

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 )
@@ -110,10 +111,10 @@ func (c *memCache) reset() {
 // records the cache stores: encode it in cachecodec.go, bump
 // resultCodecVersion, then update the counts here.
 func TestResultCodecCoversEveryField(t *testing.T) {
-	want := map[string]int{"pkgResult": 11, "fileRec": 2, "importRec": 3, "symRec": 7, "key": 3,
-		"edgeRec": 5, "rawRef": 13, "methodSet": 5, "typeRef": 2, "Symbol": 12, "File": 10, "Problem": 4}
-	for _, v := range []any{pkgResult{}, fileRec{}, importRec{}, symRec{}, key{}, edgeRec{}, rawRef{}, methodSet{},
-		typeRef{}, analyze.Symbol{}, analyze.File{}, analyze.Problem{}} {
+	want := map[string]int{"Result": 11, "FileRec": 2, "ImportRec": 3, "SymRec": 7, "Key": 3,
+		"EdgeRec": 5, "RawRef": 13, "MethodSet": 5, "TypeRef": 2, "Symbol": 12, "File": 10, "Problem": 4}
+	for _, v := range []any{extract.Result{}, extract.FileRec{}, extract.ImportRec{}, extract.SymRec{}, extract.Key{}, extract.EdgeRec{}, extract.RawRef{}, extract.MethodSet{},
+		extract.TypeRef{}, analyze.Symbol{}, analyze.File{}, analyze.Problem{}} {
 		typ := reflect.TypeOf(v)
 		if n := typ.NumField(); n != want[typ.Name()] {
 			t.Errorf("%s has %d fields, the codec knows %d: update cachecodec.go and resultCodecVersion", typ.Name(), n, want[typ.Name()])
@@ -300,12 +301,12 @@ func replaceAll(t *testing.T, root, old, new string) func() {
 // FuzzDecodeResult checks that a damaged record never panics the decoder,
 // and that what decodes encodes back to the same bytes.
 func FuzzDecodeResult(f *testing.F) {
-	res := &pkgResult{scope: "store:store", importPath: "example.com/shop/store", pkgName: "store", dir: "store",
-		files: []fileRec{{file: analyze.File{Path: "store/store.go", Lang: analyze.LangGo}, imports: []importRec{{path: "strings", line: 3}}}},
-		syms:  []symRec{{key: key{"store/store.go", 5, 6}, sym: analyze.Symbol{Name: "Item", Kind: analyze.KindStruct, Parent: analyze.NoSym}, file: "store/store.go"}},
-		edges: []edgeRec{{from: key{"store/store.go", 5, 6}, to: key{"store/store.go", 9, 6}, kind: analyze.EdgeReferences, exact: true}},
-		raws:  []rawRef{{from: key{"store/store.go", 5, 6}, kind: analyze.EdgeCalls, name: "Get", member: true}},
-		msets: []methodSet{{key: key{"store/store.go", 5, 6}, arity: []string{"Get/1/1"}}},
+	res := &extract.Result{Scope: "store:store", ImportPath: "example.com/shop/store", PkgName: "store", Dir: "store",
+		Files:      []extract.FileRec{{File: analyze.File{Path: "store/store.go", Lang: analyze.LangGo}, Imports: []extract.ImportRec{{Path: "strings", Line: 3}}}},
+		Syms:       []extract.SymRec{{Key: extract.Key{Path: "store/store.go", Line: 5, Col: 6}, Sym: analyze.Symbol{Name: "Item", Kind: analyze.KindStruct, Parent: analyze.NoSym}, File: "store/store.go"}},
+		Edges:      []extract.EdgeRec{{From: extract.Key{Path: "store/store.go", Line: 5, Col: 6}, To: extract.Key{Path: "store/store.go", Line: 9, Col: 6}, Kind: analyze.EdgeReferences, Exact: true}},
+		Raws:       []extract.RawRef{{From: extract.Key{Path: "store/store.go", Line: 5, Col: 6}, Kind: analyze.EdgeCalls, Name: "Get", Member: true}},
+		MethodSets: []extract.MethodSet{{Key: extract.Key{Path: "store/store.go", Line: 5, Col: 6}, Arity: []string{"Get/1/1"}}},
 	}
 	f.Add(encodeResult(res))
 	f.Add([]byte{})
@@ -314,7 +315,7 @@ func FuzzDecodeResult(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if again, err := decodeResult(encodeResult(r)); err != nil || !cmp.Equal(r, again, cmp.AllowUnexported(pkgResult{}, fileRec{}, importRec{}, symRec{}, key{}, edgeRec{}, rawRef{}, methodSet{}, typeRef{})) {
+		if again, err := decodeResult(encodeResult(r)); err != nil || !cmp.Equal(r, again, cmp.AllowUnexported(extract.Result{}, extract.FileRec{}, extract.ImportRec{}, extract.SymRec{}, extract.Key{}, extract.EdgeRec{}, extract.RawRef{}, extract.MethodSet{}, extract.TypeRef{})) {
 			t.Errorf("a decoded record does not survive encoding again: %v", err)
 		}
 	})

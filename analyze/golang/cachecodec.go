@@ -2,10 +2,11 @@ package golang
 
 import (
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 	"github.com/ctxexpand/ctxexpand/index/wire"
 )
 
-// The encoding of a pkgResult for the cache (cache.go). Every field of
+// The encoding of a extract.Result for the cache (cache.go). Every field of
 // every record is written; TestResultCodecCoversEveryField fails when a
 // field is added without being encoded here.
 
@@ -13,10 +14,10 @@ type resultWriter struct {
 	*wire.Writer
 }
 
-func (w resultWriter) key(k key) {
-	w.String(k.path)
-	w.Int(int64(k.line))
-	w.Int(int64(k.col))
+func (w resultWriter) key(k extract.Key) {
+	w.String(k.Path)
+	w.Int(int64(k.Line))
+	w.Int(int64(k.Col))
 }
 
 // strs writes a list keeping nil apart from empty (a method set's exact
@@ -60,71 +61,71 @@ func (w resultWriter) file(f *analyze.File) {
 	w.Int(int64(f.Errors))
 }
 
-func encodeResult(r *pkgResult) []byte {
-	w := resultWriter{wire.NewWriter(1024 + 96*len(r.syms) + 48*len(r.edges) + 64*len(r.raws))}
-	w.String(r.scope)
-	w.String(r.importPath)
-	w.String(r.pkgName)
-	w.String(r.dir)
-	w.Uint(uint64(len(r.files)))
-	for i := range r.files {
-		fr := &r.files[i]
-		w.file(&fr.file)
-		w.Uint(uint64(len(fr.imports)))
-		for _, im := range fr.imports {
-			w.String(im.name)
-			w.String(im.path)
-			w.Int(int64(im.line))
+func encodeResult(r *extract.Result) []byte {
+	w := resultWriter{wire.NewWriter(1024 + 96*len(r.Syms) + 48*len(r.Edges) + 64*len(r.Raws))}
+	w.String(r.Scope)
+	w.String(r.ImportPath)
+	w.String(r.PkgName)
+	w.String(r.Dir)
+	w.Uint(uint64(len(r.Files)))
+	for i := range r.Files {
+		fr := &r.Files[i]
+		w.file(&fr.File)
+		w.Uint(uint64(len(fr.Imports)))
+		for _, im := range fr.Imports {
+			w.String(im.Name)
+			w.String(im.Path)
+			w.Int(int64(im.Line))
 		}
 	}
-	w.Uint(uint64(len(r.syms)))
-	for i := range r.syms {
-		s := &r.syms[i]
-		w.key(s.key)
-		w.symbol(&s.sym)
-		w.String(s.scope)
-		w.key(s.parent)
-		w.String(s.arity)
-		w.String(s.ftype.qual)
-		w.String(s.ftype.name)
-		w.String(s.file)
+	w.Uint(uint64(len(r.Syms)))
+	for i := range r.Syms {
+		s := &r.Syms[i]
+		w.key(s.Key)
+		w.symbol(&s.Sym)
+		w.String(s.Scope)
+		w.key(s.Parent)
+		w.String(s.Arity)
+		w.String(s.FieldType.Qual)
+		w.String(s.FieldType.Name)
+		w.String(s.File)
 	}
-	w.Uint(uint64(len(r.edges)))
-	for _, e := range r.edges {
-		w.key(e.from)
-		w.key(e.to)
-		w.Byte(byte(e.kind))
-		w.Bool(e.exact)
-		w.Int(int64(e.line))
+	w.Uint(uint64(len(r.Edges)))
+	for _, e := range r.Edges {
+		w.key(e.From)
+		w.key(e.To)
+		w.Byte(byte(e.Kind))
+		w.Bool(e.Exact)
+		w.Int(int64(e.Line))
 	}
-	w.Uint(uint64(len(r.raws)))
-	for i := range r.raws {
-		rr := &r.raws[i]
-		w.key(rr.from)
-		w.Byte(byte(rr.kind))
-		w.Int(int64(rr.line))
-		w.String(rr.file)
-		w.String(rr.scope)
-		w.String(rr.qual)
-		w.String(rr.qualPath)
-		w.String(rr.name)
-		w.String(rr.recvQual)
-		w.String(rr.recvType)
-		w.String(rr.field)
-		w.Bool(rr.member)
-		w.Bool(rr.exactScope)
+	w.Uint(uint64(len(r.Raws)))
+	for i := range r.Raws {
+		rr := &r.Raws[i]
+		w.key(rr.From)
+		w.Byte(byte(rr.Kind))
+		w.Int(int64(rr.Line))
+		w.String(rr.File)
+		w.String(rr.Scope)
+		w.String(rr.Qual)
+		w.String(rr.QualPath)
+		w.String(rr.Name)
+		w.String(rr.RecvQual)
+		w.String(rr.RecvType)
+		w.String(rr.Field)
+		w.Bool(rr.Member)
+		w.Bool(rr.ExactScope)
 	}
-	w.Uint(uint64(len(r.msets)))
-	for i := range r.msets {
-		ms := &r.msets[i]
-		w.key(ms.key)
-		w.String(ms.scope)
-		w.Bool(ms.iface)
-		w.strs(ms.exact)
-		w.strs(ms.arity)
+	w.Uint(uint64(len(r.MethodSets)))
+	for i := range r.MethodSets {
+		ms := &r.MethodSets[i]
+		w.key(ms.Key)
+		w.String(ms.Scope)
+		w.Bool(ms.Iface)
+		w.strs(ms.Exact)
+		w.strs(ms.Arity)
 	}
-	w.Uint(uint64(len(r.problems)))
-	for _, p := range r.problems {
+	w.Uint(uint64(len(r.Problems)))
+	for _, p := range r.Problems {
 		w.Byte(byte(p.Kind))
 		w.String(p.Path)
 		w.Int(int64(p.Line))
@@ -140,8 +141,8 @@ type resultReader struct {
 
 func (r resultReader) str() string { return r.in.String(r.Reader) }
 
-func (r resultReader) key() key {
-	return key{path: r.str(), line: int32(r.Int()), col: int32(r.Int())}
+func (r resultReader) key() extract.Key {
+	return extract.Key{Path: r.str(), Line: int32(r.Int()), Col: int32(r.Int())}
 }
 
 func (r resultReader) strs() []string {
@@ -189,80 +190,80 @@ func (r resultReader) file() analyze.File {
 }
 
 // decodeResult reads what encodeResult wrote.
-func decodeResult(data []byte) (*pkgResult, error) {
+func decodeResult(data []byte) (*extract.Result, error) {
 	r := resultReader{wire.NewReader(data), wire.Interner{}}
-	res := &pkgResult{scope: r.str(), importPath: r.str(), pkgName: r.str(), dir: r.str()}
+	res := &extract.Result{Scope: r.str(), ImportPath: r.str(), PkgName: r.str(), Dir: r.str()}
 	if n := r.Len(12); n > 0 {
-		res.files = make([]fileRec, n)
-		for i := range res.files {
-			fr := &res.files[i]
-			fr.file = r.file()
+		res.Files = make([]extract.FileRec, n)
+		for i := range res.Files {
+			fr := &res.Files[i]
+			fr.File = r.file()
 			if ni := r.Len(3); ni > 0 {
-				fr.imports = make([]importRec, ni)
-				for j := range fr.imports {
-					fr.imports[j] = importRec{name: r.str(), path: r.str(), line: int(r.Int())}
+				fr.Imports = make([]extract.ImportRec, ni)
+				for j := range fr.Imports {
+					fr.Imports[j] = extract.ImportRec{Name: r.str(), Path: r.str(), Line: int(r.Int())}
 				}
 			}
 		}
 	}
 	if n := r.Len(20); n > 0 {
-		res.syms = make([]symRec, n)
-		for i := range res.syms {
-			s := &res.syms[i]
-			s.key = r.key()
-			s.sym = r.symbol()
-			s.scope = r.str()
-			s.parent = r.key()
-			s.arity = r.str()
-			s.ftype = typeRef{qual: r.str(), name: r.str()}
-			s.file = r.str()
+		res.Syms = make([]extract.SymRec, n)
+		for i := range res.Syms {
+			s := &res.Syms[i]
+			s.Key = r.key()
+			s.Sym = r.symbol()
+			s.Scope = r.str()
+			s.Parent = r.key()
+			s.Arity = r.str()
+			s.FieldType = extract.TypeRef{Qual: r.str(), Name: r.str()}
+			s.File = r.str()
 		}
 	}
 	if n := r.Len(9); n > 0 {
-		res.edges = make([]edgeRec, n)
-		for i := range res.edges {
-			e := &res.edges[i]
-			e.from = r.key()
-			e.to = r.key()
-			e.kind = analyze.EdgeKind(r.Byte())
-			e.exact = r.Bool()
-			e.line = int(r.Int())
+		res.Edges = make([]extract.EdgeRec, n)
+		for i := range res.Edges {
+			e := &res.Edges[i]
+			e.From = r.key()
+			e.To = r.key()
+			e.Kind = analyze.EdgeKind(r.Byte())
+			e.Exact = r.Bool()
+			e.Line = int(r.Int())
 		}
 	}
 	if n := r.Len(16); n > 0 {
-		res.raws = make([]rawRef, n)
-		for i := range res.raws {
-			rr := &res.raws[i]
-			rr.from = r.key()
-			rr.kind = analyze.EdgeKind(r.Byte())
-			rr.line = int(r.Int())
-			rr.file = r.str()
-			rr.scope = r.str()
-			rr.qual = r.str()
-			rr.qualPath = r.str()
-			rr.name = r.str()
-			rr.recvQual = r.str()
-			rr.recvType = r.str()
-			rr.field = r.str()
-			rr.member = r.Bool()
-			rr.exactScope = r.Bool()
+		res.Raws = make([]extract.RawRef, n)
+		for i := range res.Raws {
+			rr := &res.Raws[i]
+			rr.From = r.key()
+			rr.Kind = analyze.EdgeKind(r.Byte())
+			rr.Line = int(r.Int())
+			rr.File = r.str()
+			rr.Scope = r.str()
+			rr.Qual = r.str()
+			rr.QualPath = r.str()
+			rr.Name = r.str()
+			rr.RecvQual = r.str()
+			rr.RecvType = r.str()
+			rr.Field = r.str()
+			rr.Member = r.Bool()
+			rr.ExactScope = r.Bool()
 		}
 	}
 	if n := r.Len(7); n > 0 {
-		res.msets = make([]methodSet, n)
-		for i := range res.msets {
-			ms := &res.msets[i]
-			ms.key = r.key()
-			ms.scope = r.str()
-			ms.iface = r.Bool()
-			ms.exact = r.strs()
-			ms.arity = r.strs()
+		res.MethodSets = make([]extract.MethodSet, n)
+		for i := range res.MethodSets {
+			ms := &res.MethodSets[i]
+			ms.Key = r.key()
+			ms.Scope = r.str()
+			ms.Iface = r.Bool()
+			ms.Exact = r.strs()
+			ms.Arity = r.strs()
 		}
 	}
 	if n := r.Len(4); n > 0 {
-		res.problems = make([]analyze.Problem, n)
-		for i := range res.problems {
-			p := &res.problems[i]
+		res.Problems = make([]analyze.Problem, n)
+		for i := range res.Problems {
+			p := &res.Problems[i]
 			p.Kind = analyze.ProblemKind(r.Byte())
 			p.Path = r.str()
 			p.Line = int(r.Int())

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 )
@@ -50,12 +51,12 @@ type node struct {
 	hardErr  bool   // its check reported an error that is not soft
 
 	// The cache (cache.go).
-	ckey      index.Key    // content key
-	ckeyDone  bool         // ckey is computed
-	rkey      index.Key    // result key, for a full package
-	extract   bool         // checked in full and extracted: full, and no cached result
-	needTypes bool         // type-checked: extracted, or a dependency of one that is
-	cached    []*pkgResult // the cached result of a full package, whole or in parts
+	ckey      index.Key         // content key
+	ckeyDone  bool              // ckey is computed
+	rkey      index.Key         // result key, for a full package
+	extract   bool              // checked in full and extracted: full, and no cached result
+	needTypes bool              // type-checked: extracted, or a dependency of one that is
+	cached    []*extract.Result // the cached result of a full package, whole or in parts
 
 	// Export data (exportcache.go).
 	kfiles     []typecache.File // its files as keys see them, see keyFiles
@@ -362,7 +363,7 @@ func (l *loader) assignFiles(u *unit, roots []*packages.Package, nodes map[*pack
 
 // firstLine folds a multi-line message into one line.
 func firstLine(s string) string {
-	return capText(strings.Join(strings.Fields(s), " "), 300)
+	return extract.CapText(strings.Join(strings.Fields(s), " "), 300)
 }
 
 // utf8Error is the syntax error reported for invalid UTF-8.
@@ -520,7 +521,7 @@ func (l *loader) checkWith(fset *token.FileSet, n *node, sizes types.Sizes, stri
 				// An empty stand-in: uses of the package then fail one by
 				// one ("undefined: lib.X") instead of leaving the import
 				// name itself undefined everywhere.
-				fake := types.NewPackage(path, guessPkgName(path))
+				fake := types.NewPackage(path, extract.GuessPkgName(path))
 				fake.MarkComplete()
 				return fake, nil
 			}

@@ -71,8 +71,10 @@
 // data, decoded lazily, instead of checking them from source. Export data,
 // go list's kept answers and the keys of every record belong to package
 // [github.com/ctxexpand/ctxexpand/analyze/golang/typecache]; this package
-// decides what to look up and when, and owns the extracted results and
-// their encoding. Surfaces
+// decides what to look up and when, and owns the results' encoding. What
+// a result holds, and how results are read from syntax and merged into
+// facts, belongs to package
+// [github.com/ctxexpand/ctxexpand/analyze/golang/extract]. Surfaces
 // leave out lines and columns, and a stored result names what it refers
 // to in other packages by identity (file, kind, container, name), moved
 // to where it is now when reused: editing a comment or a function body,

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 	"github.com/ctxexpand/ctxexpand/index/wire"
 )
 
@@ -28,28 +29,28 @@ import (
 // again when next needed.
 
 // symIdent is a symbol's identity within its file.
-func symIdent(r *symRec) string {
-	return r.file + "\x00" + strconv.Itoa(int(r.sym.Kind)) + "\x00" + r.sym.Container + "\x00" + r.sym.Name
+func symIdent(r *extract.SymRec) string {
+	return r.File + "\x00" + strconv.Itoa(int(r.Sym.Kind)) + "\x00" + r.Sym.Container + "\x00" + r.Sym.Name
 }
 
 // identities maps every symbol of the results whose identity is unique to
 // that identity, and back. A symbol whose identity is not unique maps to
 // "?" in byKey; a key that is no symbol's is not in it.
-func identities(results []*pkgResult) (byKey map[key]string, byIdent map[string]key) {
-	byKey = make(map[key]string)
-	byIdent = make(map[string]key)
+func identities(results []*extract.Result) (byKey map[extract.Key]string, byIdent map[string]extract.Key) {
+	byKey = make(map[extract.Key]string)
+	byIdent = make(map[string]extract.Key)
 	dup := map[string]bool{}
 	for _, r := range results {
-		for i := range r.syms {
-			s := &r.syms[i]
-			byKey[s.key] = "?"
+		for i := range r.Syms {
+			s := &r.Syms[i]
+			byKey[s.Key] = "?"
 			id := symIdent(s)
-			if old, ok := byIdent[id]; ok && old != s.key || dup[id] {
+			if old, ok := byIdent[id]; ok && old != s.Key || dup[id] {
 				dup[id] = true
 				delete(byIdent, id)
 				continue
 			}
-			byIdent[id] = s.key
+			byIdent[id] = s.Key
 		}
 	}
 	for id, k := range byIdent {
@@ -59,10 +60,10 @@ func identities(results []*pkgResult) (byKey map[key]string, byIdent map[string]
 }
 
 // ownFiles are the files a result was extracted from.
-func ownFiles(r *pkgResult) map[string]bool {
-	own := make(map[string]bool, len(r.files))
-	for _, f := range r.files {
-		own[f.file.Path] = true
+func ownFiles(r *extract.Result) map[string]bool {
+	own := make(map[string]bool, len(r.Files))
+	for _, f := range r.Files {
+		own[f.File.Path] = true
 	}
 	return own
 }
@@ -72,26 +73,26 @@ func ownFiles(r *pkgResult) map[string]bool {
 // A key that is no symbol's (a field of an unnamed struct type, which
 // extraction does not make a symbol) gets the empty identity: merging
 // drops edges to it, and so does reuse.
-func foreignTable(r *pkgResult, byKey map[key]string) (map[key]string, bool) {
+func foreignTable(r *extract.Result, byKey map[extract.Key]string) (map[extract.Key]string, bool) {
 	own := ownFiles(r)
-	table := map[key]string{}
-	for _, e := range r.edges {
-		if own[e.to.path] {
+	table := map[extract.Key]string{}
+	for _, e := range r.Edges {
+		if own[e.To.Path] {
 			continue
 		}
-		id := byKey[e.to]
+		id := byKey[e.To]
 		if id == "?" {
 			return nil, false
 		}
-		table[e.to] = id
+		table[e.To] = id
 	}
 	return table, true
 }
 
 // storable reports whether a result may be stored at all: its problems
 // must not quote positions, which may be in other packages' files.
-func storable(r *pkgResult) bool {
-	for _, p := range r.problems {
+func storable(r *extract.Result) bool {
+	for _, p := range r.Problems {
 		if strings.Contains(p.Msg, ".go:") {
 			return false
 		}
@@ -101,30 +102,30 @@ func storable(r *pkgResult) bool {
 
 // remapForeign moves the edges of results read from the cache to where
 // their targets are now, and drops those whose target no longer exists.
-func remapForeign(results []*pkgResult, byIdent map[string]key) {
+func remapForeign(results []*extract.Result, byIdent map[string]extract.Key) {
 	for _, r := range results {
-		if r.foreign == nil {
+		if r.Foreign == nil {
 			continue
 		}
-		kept := r.edges[:0]
-		for _, e := range r.edges {
-			if id, ok := r.foreign[e.to]; ok {
+		kept := r.Edges[:0]
+		for _, e := range r.Edges {
+			if id, ok := r.Foreign[e.To]; ok {
 				k, ok := byIdent[id]
 				if !ok || id == "" {
 					continue
 				}
-				e.to = k
+				e.To = k
 			}
 			kept = append(kept, e)
 		}
-		r.edges = kept
-		r.foreign = nil
+		r.Edges = kept
+		r.Foreign = nil
 	}
 }
 
 // encodeResultRecord stores an encoded result with its foreign table.
-func encodeResultRecord(result []byte, table map[key]string) []byte {
-	keys := make([]key, 0, len(table))
+func encodeResultRecord(result []byte, table map[extract.Key]string) []byte {
+	keys := make([]extract.Key, 0, len(table))
 	for k := range table {
 		keys = append(keys, k)
 	}
@@ -140,11 +141,11 @@ func encodeResultRecord(result []byte, table map[key]string) []byte {
 }
 
 // decodeResultRecord reads what encodeResultRecord wrote.
-func decodeResultRecord(data []byte) (*pkgResult, error) {
+func decodeResultRecord(data []byte) (*extract.Result, error) {
 	r := resultReader{wire.NewReader(data), wire.Interner{}}
 	blob := r.Blob()
 	n := r.Len(4)
-	table := make(map[key]string, n)
+	table := make(map[extract.Key]string, n)
 	for i := 0; i < n && r.Err() == nil; i++ {
 		k := r.key()
 		table[k] = r.str()
@@ -156,16 +157,16 @@ func decodeResultRecord(data []byte) (*pkgResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.foreign = table
+	res.Foreign = table
 	return res, nil
 }
 
-func keyLess(a, b key) bool {
-	if a.path != b.path {
-		return a.path < b.path
+func keyLess(a, b extract.Key) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
 	}
-	if a.line != b.line {
-		return a.line < b.line
+	if a.Line != b.Line {
+		return a.Line < b.Line
 	}
-	return a.col < b.col
+	return a.Col < b.Col
 }

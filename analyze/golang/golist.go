@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 )
 
 // listMode asks go list for the package graph only: no export data (which
@@ -208,7 +209,7 @@ func goListMessage(err error) string {
 			break
 		}
 	}
-	return capText(strings.Join(lines, "; "), 300)
+	return extract.CapText(strings.Join(lines, "; "), 300)
 }
 
 // listErrorHint adds what to do to a go list error about modules.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 )
 
@@ -71,7 +72,7 @@ type loader struct {
 	covered  map[string]bool   // files analysed with types (or deliberately skipped)
 	ignored  map[string]bool   // files go list left out by build constraints
 	reasons  map[string]string // directory or module → why its files were not type-checked
-	results  []*pkgResult
+	results  []*extract.Result
 	problems []analyze.Problem
 	overlay  map[string][]byte // stubs for .go entries that are not regular files (special.go)
 
@@ -147,8 +148,8 @@ func (l *loader) run() *analyze.Facts {
 	l.shared, l.unique, l.imports = nil, nil, nil
 	t := time.Now()
 	l.reconcile()
-	m := newMerger(facts)
-	m.merge(l.results)
+	m := extract.NewMerger(facts)
+	m.Merge(l.results)
 	facts.Problems = append(facts.Problems, l.problems...)
 	if err := l.ctx.Err(); err != nil {
 		facts.Partial = true

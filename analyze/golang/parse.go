@@ -14,6 +14,7 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/golang/blank"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 )
 
 // parsedFile is one parsed file of a unit.
@@ -124,7 +125,7 @@ func (l *loader) parseOne(fset *token.FileSet, pf *parsedFile, maxSize int64) {
 		sum := sha256.Sum256(src)
 		pf.hash = hex.EncodeToString(sum[:])
 	}
-	src, badLine := sanitizeUTF8(src)
+	src, badLine := extract.SanitizeUTF8(src)
 	mode := parser.SkipObjectResolution
 	if pf.full {
 		mode |= parser.ParseComments | parser.AllErrors

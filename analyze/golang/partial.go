@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/factcodec"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/index/wire"
@@ -43,7 +44,7 @@ const partialVersion = 2
 // partialPlan is what tryPartial found for a node.
 type partialPlan struct {
 	only  map[string]bool      // absolute paths of the files to extract
-	parts []*pkgResult         // the reused parts of the other files
+	parts []*extract.Result    // the reused parts of the other files
 	keys  map[string]index.Key // their keys, by repository-relative path
 
 	// hybrid: the package has type errors (extraction fills gaps by
@@ -169,7 +170,7 @@ func (l *loader) tryPartial(fset *token.FileSet, n *node, sizes types.Sizes) boo
 		}
 		plan.keys[rel] = pk
 		part, err := decodeResultRecord(rec)
-		if err != nil || len(part.files) != 1 || part.files[0].file.Path != rel {
+		if err != nil || len(part.Files) != 1 || part.Files[0].File.Path != rel {
 			return false
 		}
 		plan.parts = append(plan.parts, part)
@@ -247,7 +248,7 @@ func stripBodies(f *ast.File) *ast.File {
 // imports, which are not reported one by one (see typeProblems); the
 // problem saying which imports are missing belongs to the package and is
 // made again by each extraction.
-func (l *loader) slotWorthy(n *node, res *pkgResult) bool {
+func (l *loader) slotWorthy(n *node, res *extract.Result) bool {
 	if l.opt.Cache == nil || n.reused || n.exp.Shape == nil || n.exp.Unexportable {
 		return false
 	}
@@ -256,8 +257,8 @@ func (l *loader) slotWorthy(n *node, res *pkgResult) bool {
 			return false
 		}
 	}
-	for _, p := range res.problems {
-		if p.Kind != analyze.ProblemDegraded || p.Path != res.dir || !strings.HasPrefix(p.Msg, missingPrefix) {
+	for _, p := range res.Problems {
+		if p.Kind != analyze.ProblemDegraded || p.Path != res.Dir || !strings.HasPrefix(p.Msg, missingPrefix) {
 			return false
 		}
 	}
@@ -276,21 +277,21 @@ func (l *loader) errFilesOf(n *node) map[string]bool {
 }
 
 // splitParts cuts a result into one part per file.
-func splitParts(res *pkgResult) map[string]*pkgResult {
-	parts := make(map[string]*pkgResult, len(res.files))
-	for _, fr := range res.files {
-		parts[fr.file.Path] = &pkgResult{scope: res.scope, importPath: res.importPath, pkgName: res.pkgName,
-			dir: res.dir, files: []fileRec{fr}}
+func splitParts(res *extract.Result) map[string]*extract.Result {
+	parts := make(map[string]*extract.Result, len(res.Files))
+	for _, fr := range res.Files {
+		parts[fr.File.Path] = &extract.Result{Scope: res.Scope, ImportPath: res.ImportPath, PkgName: res.PkgName,
+			Dir: res.Dir, Files: []extract.FileRec{fr}}
 	}
-	route(parts, res.syms, func(s symRec) string { return s.file }, func(p *pkgResult, s symRec) { p.syms = append(p.syms, s) })
-	route(parts, res.edges, func(e edgeRec) string { return e.from.path }, func(p *pkgResult, e edgeRec) { p.edges = append(p.edges, e) })
-	route(parts, res.raws, func(r rawRef) string { return r.file }, func(p *pkgResult, r rawRef) { p.raws = append(p.raws, r) })
-	route(parts, res.msets, func(m methodSet) string { return m.key.path }, func(p *pkgResult, m methodSet) { p.msets = append(p.msets, m) })
+	route(parts, res.Syms, func(s extract.SymRec) string { return s.File }, func(p *extract.Result, s extract.SymRec) { p.Syms = append(p.Syms, s) })
+	route(parts, res.Edges, func(e extract.EdgeRec) string { return e.From.Path }, func(p *extract.Result, e extract.EdgeRec) { p.Edges = append(p.Edges, e) })
+	route(parts, res.Raws, func(r extract.RawRef) string { return r.File }, func(p *extract.Result, r extract.RawRef) { p.Raws = append(p.Raws, r) })
+	route(parts, res.MethodSets, func(m extract.MethodSet) string { return m.Key.Path }, func(p *extract.Result, m extract.MethodSet) { p.MethodSets = append(p.MethodSets, m) })
 	return parts
 }
 
 // route adds each item to the part of the file it belongs to.
-func route[T any](parts map[string]*pkgResult, items []T, file func(T) string, add func(*pkgResult, T)) {
+func route[T any](parts map[string]*extract.Result, items []T, file func(T) string, add func(*extract.Result, T)) {
 	for _, it := range items {
 		if p := parts[file(it)]; p != nil {
 			add(p, it)
@@ -324,13 +325,13 @@ type pendingPart struct {
 // planParts prepares the slot and the parts' keys of a freshly extracted
 // node; the parts are cut and encoded, with their foreign tables, once
 // every symbol is known (reconcile).
-func (l *loader) planParts(n *node, res *pkgResult) *pendingParts {
+func (l *loader) planParts(n *node, res *extract.Result) *pendingParts {
 	if !l.slotWorthy(n, res) {
 		return nil
 	}
 	hashes := l.assignedHashes(n)
-	for _, fr := range res.files {
-		if hashes[fr.file.Path] != fr.file.Hash {
+	for _, fr := range res.Files {
+		if hashes[fr.File.Path] != fr.File.Hash {
 			return nil // a file saved while the load ran
 		}
 	}
@@ -397,10 +398,10 @@ func decodePartsList(data []byte) ([]index.Key, []analyze.Problem, error) {
 
 // packageProblems are the problems of a result that belong to no one of
 // its files (splitParts leaves them out of the parts).
-func packageProblems(res *pkgResult) []analyze.Problem {
+func packageProblems(res *extract.Result) []analyze.Problem {
 	own := ownFiles(res)
 	var out []analyze.Problem
-	for _, p := range res.problems {
+	for _, p := range res.Problems {
 		if !own[p.Path] {
 			out = append(out, p)
 		}

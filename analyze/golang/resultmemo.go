@@ -2,11 +2,11 @@ package golang
 
 import (
 	"bytes"
-	"slices"
 	"sync"
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 	"github.com/ctxexpand/ctxexpand/analyze/golang/typecache"
 	"github.com/ctxexpand/ctxexpand/index"
 )
@@ -30,7 +30,7 @@ import (
 // concurrent use, and the loads sharing it may overlap.
 type ResultMemo struct {
 	mu   sync.Mutex
-	m    map[index.Key]*pkgResult
+	m    map[index.Key]*extract.Result
 	used map[index.Key]bool
 	hits int // results reused, since the memo was made (tests)
 
@@ -168,12 +168,12 @@ func (rm *ResultMemo) listingMemo() *typecache.ListingMemo {
 
 // NewResultMemo returns an empty memo.
 func NewResultMemo() *ResultMemo {
-	return &ResultMemo{m: map[index.Key]*pkgResult{}, used: map[index.Key]bool{}}
+	return &ResultMemo{m: map[index.Key]*extract.Result{}, used: map[index.Key]bool{}}
 }
 
 // decode returns the result recorded under key, as decodeResultRecord
 // reads data, reusing the one decoded earlier under the same key.
-func (rm *ResultMemo) decode(key index.Key, data []byte) (*pkgResult, error) {
+func (rm *ResultMemo) decode(key index.Key, data []byte) (*extract.Result, error) {
 	if rm == nil {
 		return decodeResultRecord(data)
 	}
@@ -193,15 +193,7 @@ func (rm *ResultMemo) decode(key index.Key, data []byte) (*pkgResult, error) {
 		rm.m[key], rm.used[key] = res, true
 		rm.mu.Unlock()
 	}
-	return res.forLoad(), nil
-}
-
-// forLoad is a copy of a kept result that a load may change as
-// remapForeign does.
-func (r *pkgResult) forLoad() *pkgResult {
-	c := *r
-	c.edges = slices.Clone(r.edges)
-	return &c
+	return res.ForLoad(), nil
 }
 
 // sweep drops the results no load used since the last sweep.

@@ -10,11 +10,13 @@ import (
 	"path"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/sourcegraph/conc/iter"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 )
 
 // syntaxFile is a file read for syntax-only analysis.
@@ -48,7 +50,7 @@ func (l *loader) loadSyntax(rels []string) {
 		if err != nil {
 			return &syntaxFile{rel: *rel, errs: scanner.ErrorList{{Msg: skipReason(err)}}}
 		}
-		clean, badLine := sanitizeUTF8(src)
+		clean, badLine := extract.SanitizeUTF8(src)
 		f, err := parser.ParseFile(fset, *rel, clean, parser.ParseComments|parser.AllErrors)
 		sf := &syntaxFile{rel: *rel, orig: src, src: clean, ast: f}
 		if el, ok := err.(scanner.ErrorList); ok {
@@ -81,7 +83,7 @@ func (l *loader) loadSyntax(rels []string) {
 				name = "main"
 			}
 		}
-		k := scopeKey(dir, name)
+		k := extract.ScopeKey(dir, name)
 		g := groups[k]
 		if g == nil {
 			g = &syntaxUnit{dir: dir, pkgName: name}
@@ -94,8 +96,8 @@ func (l *loader) loadSyntax(rels []string) {
 		units = append(units, groups[k])
 	}
 	prefix := l.noModulePrefix(units)
-	umapper := iter.Mapper[*syntaxUnit, *pkgResult]{MaxGoroutines: runtime.GOMAXPROCS(0)}
-	results := umapper.Map(units, func(u **syntaxUnit) *pkgResult {
+	umapper := iter.Mapper[*syntaxUnit, *extract.Result]{MaxGoroutines: runtime.GOMAXPROCS(0)}
+	results := umapper.Map(units, func(u **syntaxUnit) *extract.Result {
 		if l.ctx.Err() != nil {
 			return nil
 		}
@@ -121,37 +123,37 @@ func skipReason(err error) string {
 }
 
 // extractSyntax extracts one syntax unit.
-func (l *loader) extractSyntax(fset *token.FileSet, u *syntaxUnit, prefix string) (res *pkgResult) {
+func (l *loader) extractSyntax(fset *token.FileSet, u *syntaxUnit, prefix string) (res *extract.Result) {
 	importPath := l.importPathOf(u.dir, prefix)
 	if strings.HasSuffix(u.pkgName, "_test") && !strings.HasSuffix(importPath, "_test") {
 		importPath += "_test"
 	}
-	res = &pkgResult{scope: scopeKey(u.dir, u.pkgName), importPath: importPath, pkgName: u.pkgName, dir: u.dir}
+	res = &extract.Result{Scope: extract.ScopeKey(u.dir, u.pkgName), ImportPath: importPath, PkgName: u.pkgName, Dir: u.dir}
 	defer func() {
 		if r := recover(); r != nil {
-			res.edges, res.raws, res.msets = nil, nil, nil
-			res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemLoad, Path: u.dir,
+			res.Edges, res.Raws, res.MethodSets = nil, nil, nil
+			res.Problems = append(res.Problems, analyze.Problem{Kind: analyze.ProblemLoad, Path: u.dir,
 				Msg: fmt.Sprintf("internal error extracting %s: %v; its edges are missing", u.dir, r)})
 		}
 	}()
 	sort.Slice(u.files, func(i, j int) bool { return u.files[i].rel < u.files[j].rel })
-	x := newExtractor(res, fset)
+	x := extract.NewExtractor(res, fset)
 	for _, sf := range u.files {
-		f := fileFacts(sf.rel, sf.orig)
+		f := extract.FileFacts(sf.rel, sf.orig)
 		l.opt.source(f, sf.orig)
 		f.Package = importPath
 		f.PkgName = u.pkgName
 		f.Degraded = true
 		f.Errors = len(sf.errs)
-		imports := x.extractFile(sf.rel, sf.ast, sf.src)
-		res.files = append(res.files, fileRec{file: f, imports: imports})
-		res.problems = append(res.problems, syntaxProblems(sf.rel, sf.errs)...)
+		imports := x.ExtractFile(sf.rel, sf.ast, sf.src)
+		res.Files = append(res.Files, extract.FileRec{File: f, Imports: imports})
+		res.Problems = append(res.Problems, syntaxProblems(sf.rel, sf.errs)...)
 	}
 	reason := l.reasonFor(u.files[0].rel)
 	if c := buildConstraint(u.files[0].ast); c != "" && (reason == reasonNotListed || strings.HasPrefix(reason, reasonExcluded)) {
 		reason = reasonExcluded + " " + l.target() + " (" + c + ")"
 	}
-	res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemDegraded, Path: u.dir,
+	res.Problems = append(res.Problems, analyze.Problem{Kind: analyze.ProblemDegraded, Path: u.dir,
 		Msg: fmt.Sprintf("package %s: %s; analysed from syntax only", u.pkgName, reason)})
 	return res
 }
@@ -164,7 +166,7 @@ func buildConstraint(f *ast.File) string {
 		}
 		for _, c := range g.List {
 			if strings.HasPrefix(c.Text, "//go:build ") {
-				return capText(c.Text, 120)
+				return extract.CapText(c.Text, 120)
 			}
 		}
 	}
@@ -213,7 +215,7 @@ func (l *loader) noModulePrefix(units []*syntaxUnit) string {
 	for _, u := range units {
 		for _, sf := range u.files {
 			for _, is := range sf.ast.Imports {
-				p, err := unquote(is.Path.Value)
+				p, err := strconv.Unquote(is.Path.Value)
 				if err != nil {
 					continue
 				}

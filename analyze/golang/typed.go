@@ -12,12 +12,13 @@ import (
 	"sync"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/golang/extract"
 )
 
 // extractTyped turns a type-checked package into a result. A panic while
 // extracting (a defect, never expected) costs the package its edges but
 // not the load.
-func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool) (res *pkgResult) {
+func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool) (res *extract.Result) {
 	var files []*parsedFile
 	for _, pf := range n.parsed() {
 		if _, ok := n.assigned[pf.abs]; ok && (n.partial == nil || n.partial.only[pf.abs]) {
@@ -35,7 +36,7 @@ func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool
 	if name == "" && len(files) > 0 {
 		name = files[0].ast.Name.Name
 	}
-	res = &pkgResult{scope: scopeKey(dir, name), importPath: n.pkg.PkgPath, pkgName: name, dir: dir}
+	res = &extract.Result{Scope: extract.ScopeKey(dir, name), ImportPath: n.pkg.PkgPath, PkgName: name, Dir: dir}
 	if n.tpkg == nil || n.info == nil {
 		// The checker gave up on the package: the caller hands its files
 		// to the syntax-only path.
@@ -46,16 +47,16 @@ func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool
 			if debugPanics {
 				panic(r)
 			}
-			res.edges, res.raws, res.msets = nil, nil, nil
-			res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemLoad, Path: dir,
+			res.Edges, res.Raws, res.MethodSets = nil, nil, nil
+			res.Problems = append(res.Problems, analyze.Problem{Kind: analyze.ProblemLoad, Path: dir,
 				Msg: fmt.Sprintf("internal error extracting package %s: %v; its edges are missing", n.pkg.PkgPath, r)})
 		}
 	}()
-	x := newExtractor(res, fset)
-	x.info = n.info
-	x.hybrid = len(n.typeErrs) > 0 || (n.partial != nil && n.partial.hybrid)
+	x := extract.NewExtractor(res, fset)
+	x.Info = n.info
+	x.Hybrid = len(n.typeErrs) > 0 || (n.partial != nil && n.partial.hybrid)
 	relCache := make(map[string]string)
-	x.relOf = func(filename string) (string, bool) {
+	x.RelOf = func(filename string) (string, bool) {
 		if r, ok := relCache[filename]; ok {
 			return r, r != ""
 		}
@@ -63,21 +64,21 @@ func (l *loader) extractTyped(fset *token.FileSet, n *node, repo map[string]bool
 		relCache[filename] = r
 		return r, r != ""
 	}
-	x.repoPkg = func(p string) bool { return repo[p] }
+	x.RepoPkg = func(p string) bool { return repo[p] }
 	for _, pf := range files {
-		f := fileFacts(pf.rel, pf.orig)
+		f := extract.FileFacts(pf.rel, pf.orig)
 		l.opt.source(f, pf.orig)
 		f.Package = n.pkg.PkgPath
 		f.PkgName = pf.ast.Name.Name
 		f.Errors = len(pf.errs)
-		imports := x.extractFile(pf.rel, pf.ast, pf.src)
-		res.files = append(res.files, fileRec{file: f, imports: imports})
-		x.typedMethodSets(pf.ast)
-		res.problems = append(res.problems, syntaxProblems(pf.rel, pf.errs)...)
+		imports := x.ExtractFile(pf.rel, pf.ast, pf.src)
+		res.Files = append(res.Files, extract.FileRec{File: f, Imports: imports})
+		x.TypedMethodSets(pf.ast)
+		res.Problems = append(res.Problems, syntaxProblems(pf.rel, pf.errs)...)
 	}
-	res.problems = append(res.problems, l.typeProblems(fset, n, dir)...)
+	res.Problems = append(res.Problems, l.typeProblems(fset, n, dir)...)
 	if missing := missingImports(n); len(missing) > 0 {
-		res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemDegraded, Path: dir,
+		res.Problems = append(res.Problems, analyze.Problem{Kind: analyze.ProblemDegraded, Path: dir,
 			Msg: missingPrefix + strings.Join(missing, ", ") + "; names from them are unresolved and the type information is partial"})
 	}
 	return res

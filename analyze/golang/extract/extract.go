@@ -1,4 +1,4 @@
-package golang
+package extract
 
 import (
 	"go/ast"
@@ -10,12 +10,12 @@ import (
 	"github.com/ctxexpand/ctxexpand/analyze"
 )
 
-// extractor turns the syntax trees of one package into symbols and edges.
+// Extractor turns the syntax trees of one package into symbols and edges.
 // Declarations are read from syntax in both modes; references resolve
 // through types.Info when the package was type-checked (refs_typed.go) and
 // through scopes and names otherwise (refs_syntax.go).
-type extractor struct {
-	res   *pkgResult
+type Extractor struct {
+	res   *Result
 	fset  *token.FileSet
 	scope string
 
@@ -27,36 +27,39 @@ type extractor struct {
 	testFile bool
 
 	// Typed mode.
-	info    *types.Info
-	relOf   func(filename string) (string, bool)
-	repoPkg func(path string) bool
-	hybrid  bool // the package has type errors: fill gaps by syntax
+	Info    *types.Info
+	RelOf   func(filename string) (string, bool)
+	RepoPkg func(path string) bool
+	Hybrid  bool // the package has type errors: fill gaps by syntax
 
 	// Per-declaration scratch.
 	callee map[*ast.Ident]bool
 	skip   map[*ast.Ident]bool
 
 	// Syntax mode: the file's top-level objects and import names.
-	fileObjs    map[*ast.Object]key
+	fileObjs    map[*ast.Object]Key
 	importNames map[string]bool
 }
 
-func newExtractor(res *pkgResult, fset *token.FileSet) *extractor {
-	return &extractor{
+// NewExtractor returns an extractor that adds what it finds to res, with
+// positions read through fset. Set Info, RelOf and RepoPkg before
+// extracting a type-checked package.
+func NewExtractor(res *Result, fset *token.FileSet) *Extractor {
+	return &Extractor{
 		res:    res,
 		fset:   fset,
-		scope:  res.scope,
+		scope:  res.Scope,
 		callee: make(map[*ast.Ident]bool),
 		skip:   make(map[*ast.Ident]bool),
 	}
 }
 
 // typed reports whether references resolve through type information.
-func (x *extractor) typed() bool { return x.info != nil }
+func (x *Extractor) typed() bool { return x.Info != nil }
 
-// extractFile records the file's symbols and edges and returns its
+// ExtractFile records the file's symbols and edges and returns its
 // imports. src is the file's content, which signatures are cut from.
-func (x *extractor) extractFile(rel string, f *ast.File, src []byte) []importRec {
+func (x *Extractor) ExtractFile(rel string, f *ast.File, src []byte) []ImportRec {
 	x.rel, x.file, x.src = rel, f, src
 	x.tf = x.fset.File(f.Pos())
 	x.testFile = strings.HasSuffix(rel, "_test.go")
@@ -88,8 +91,8 @@ func (x *extractor) extractFile(rel string, f *ast.File, src []byte) []importRec
 }
 
 // imports returns the file's import specs.
-func (x *extractor) imports(f *ast.File) []importRec {
-	var out []importRec
+func (x *Extractor) imports(f *ast.File) []ImportRec {
+	var out []ImportRec
 	for _, is := range f.Imports {
 		if is.Path == nil {
 			continue
@@ -98,9 +101,9 @@ func (x *extractor) imports(f *ast.File) []importRec {
 		if err != nil || p == "" {
 			continue
 		}
-		im := importRec{path: analyze.ToValidUTF8(p), line: x.line(is.Path.Pos())}
+		im := ImportRec{Path: analyze.ToValidUTF8(p), Line: x.line(is.Path.Pos())}
 		if is.Name != nil {
-			im.name = is.Name.Name
+			im.Name = is.Name.Name
 		}
 		out = append(out, im)
 	}
@@ -109,7 +112,7 @@ func (x *extractor) imports(f *ast.File) []importRec {
 
 // line is the unadjusted line of pos (line directives are ignored: spans
 // are about this file as it is on disk).
-func (x *extractor) line(pos token.Pos) int {
+func (x *Extractor) line(pos token.Pos) int {
 	if !x.inFile(pos) {
 		return 0
 	}
@@ -117,29 +120,29 @@ func (x *extractor) line(pos token.Pos) int {
 }
 
 // endLine is the line of the last character of a node ending at end.
-func (x *extractor) endLine(end token.Pos) int {
+func (x *Extractor) endLine(end token.Pos) int {
 	if end > token.Pos(x.tf.Base()) {
 		end--
 	}
 	return x.line(end)
 }
 
-func (x *extractor) inFile(pos token.Pos) bool {
+func (x *Extractor) inFile(pos token.Pos) bool {
 	return x.tf != nil && pos.IsValid() && int(pos) >= x.tf.Base() && int(pos) <= x.tf.Base()+x.tf.Size()
 }
 
 // keyOf is the key of a declaring identifier in the current file.
-func (x *extractor) keyOf(id *ast.Ident) key {
+func (x *Extractor) keyOf(id *ast.Ident) Key {
 	if !x.inFile(id.Pos()) {
-		return key{}
+		return Key{}
 	}
 	p := x.tf.PositionFor(id.Pos(), false)
-	return key{path: x.rel, line: int32(p.Line), col: int32(p.Column)}
+	return Key{Path: x.rel, Line: int32(p.Line), Col: int32(p.Column)}
 }
 
 // text returns the source between two positions of the current file as
 // one line.
-func (x *extractor) text(from, to token.Pos) string {
+func (x *Extractor) text(from, to token.Pos) string {
 	if !x.inFile(from) || !x.inFile(to) || to < from || x.src == nil {
 		return ""
 	}
@@ -151,19 +154,19 @@ func (x *extractor) text(from, to token.Pos) string {
 }
 
 // startLine is the first line of a declaration, its doc comment included.
-func (x *extractor) startLine(doc *ast.CommentGroup, pos token.Pos) int {
+func (x *Extractor) startLine(doc *ast.CommentGroup, pos token.Pos) int {
 	if doc != nil && doc.Pos() < pos {
 		return x.line(doc.Pos())
 	}
 	return x.line(pos)
 }
 
-func (x *extractor) addSym(id *ast.Ident, s analyze.Symbol, parent key) (key, bool) {
+func (x *Extractor) addSym(id *ast.Ident, s analyze.Symbol, parent Key) (Key, bool) {
 	k := x.keyOf(id)
 	if !k.valid() {
-		return key{}, false
+		return Key{}, false
 	}
-	s.DeclLine = int(k.line)
+	s.DeclLine = int(k.Line)
 	s.Exported = ast.IsExported(s.Name)
 	s.Parent = analyze.NoSym
 	if s.Start == 0 || s.Start > s.DeclLine {
@@ -172,20 +175,20 @@ func (x *extractor) addSym(id *ast.Ident, s analyze.Symbol, parent key) (key, bo
 	if s.End < s.DeclLine {
 		s.End = s.DeclLine
 	}
-	x.res.syms = append(x.res.syms, symRec{key: k, sym: s, scope: x.scope, parent: parent, file: x.rel})
+	x.res.Syms = append(x.res.Syms, SymRec{Key: k, Sym: s, Scope: x.scope, Parent: parent, File: x.rel})
 	return k, true
 }
 
-func (x *extractor) edge(from, to key, kind analyze.EdgeKind, exact bool, line int) {
+func (x *Extractor) edge(from, to Key, kind analyze.EdgeKind, exact bool, line int) {
 	if from == to || !from.valid() || !to.valid() {
 		return
 	}
-	x.res.edges = append(x.res.edges, edgeRec{from: from, to: to, kind: kind, exact: exact, line: line})
+	x.res.Edges = append(x.res.Edges, EdgeRec{From: from, To: to, Kind: kind, Exact: exact, Line: line})
 }
 
 // refs records the references and calls made inside n on behalf of the
 // declarations froms.
-func (x *extractor) refs(froms []key, n ast.Node) {
+func (x *Extractor) refs(froms []Key, n ast.Node) {
 	if n == nil || len(froms) == 0 {
 		return
 	}
@@ -196,12 +199,12 @@ func (x *extractor) refs(froms []key, n ast.Node) {
 	}
 }
 
-func (x *extractor) resetDecl() {
+func (x *Extractor) resetDecl() {
 	clear(x.callee)
 	clear(x.skip)
 }
 
-func (x *extractor) funcDecl(d *ast.FuncDecl) {
+func (x *Extractor) funcDecl(d *ast.FuncDecl) {
 	if d.Name == nil || d.Name.Name == "_" || d.Type == nil {
 		return
 	}
@@ -217,19 +220,19 @@ func (x *extractor) funcDecl(d *ast.FuncDecl) {
 	var arity string
 	if d.Recv != nil && len(d.Recv.List) > 0 {
 		s.Kind = analyze.KindMethod
-		s.Container = typeRefOf(d.Recv.List[0].Type).name
+		s.Container = typeRefOf(d.Recv.List[0].Type).Name
 		arity = funcArity(d.Type)
 	} else if x.testFile && isTestFunc(d.Name.Name) {
 		s.Test = true
 	}
-	k, ok := x.addSym(d.Name, s, key{})
+	k, ok := x.addSym(d.Name, s, Key{})
 	if !ok {
 		return
 	}
 	if arity != "" {
-		x.res.syms[len(x.res.syms)-1].arity = arity
+		x.res.Syms[len(x.res.Syms)-1].Arity = arity
 	}
-	froms := []key{k}
+	froms := []Key{k}
 	if d.Recv != nil {
 		x.refs(froms, d.Recv)
 	}
@@ -239,7 +242,7 @@ func (x *extractor) funcDecl(d *ast.FuncDecl) {
 	}
 }
 
-func (x *extractor) typeSpec(gd *ast.GenDecl, ts *ast.TypeSpec) {
+func (x *Extractor) typeSpec(gd *ast.GenDecl, ts *ast.TypeSpec) {
 	if ts.Name == nil || ts.Name.Name == "_" || ts.Type == nil {
 		return
 	}
@@ -264,16 +267,16 @@ func (x *extractor) typeSpec(gd *ast.GenDecl, ts *ast.TypeSpec) {
 	default:
 		if ts.Assign.IsValid() {
 			s.Kind = analyze.KindTypeAlias
-			s.Signature = capText(head+" = "+x.text(t.Pos(), t.End()), maxSignature)
+			s.Signature = CapText(head+" = "+x.text(t.Pos(), t.End()), maxSignature)
 		} else {
-			s.Signature = capText(head+" "+x.text(t.Pos(), t.End()), maxSignature)
+			s.Signature = CapText(head+" "+x.text(t.Pos(), t.End()), maxSignature)
 		}
 	}
-	k, ok := x.addSym(ts.Name, s, key{})
+	k, ok := x.addSym(ts.Name, s, Key{})
 	if !ok {
 		return
 	}
-	froms := []key{k}
+	froms := []Key{k}
 	if ts.TypeParams != nil {
 		x.refs(froms, ts.TypeParams)
 	}
@@ -294,7 +297,7 @@ func typeParamsEnd(ts *ast.TypeSpec) token.Pos {
 	return ts.Name.End()
 }
 
-func (x *extractor) structFields(tk key, typeName string, st *ast.StructType) {
+func (x *Extractor) structFields(tk Key, typeName string, st *ast.StructType) {
 	if st.Fields == nil {
 		return
 	}
@@ -305,7 +308,7 @@ func (x *extractor) structFields(tk key, typeName string, st *ast.StructType) {
 		start, end := x.startLine(f.Doc, f.Pos()), x.endLine(f.End())
 		doc := docText(f.Doc, f.Comment)
 		typeText := x.text(f.Type.Pos(), f.Type.End())
-		froms := []key{tk}
+		froms := []Key{tk}
 		if len(f.Names) == 0 {
 			id := embeddedIdent(f.Type)
 			if id == nil {
@@ -315,8 +318,8 @@ func (x *extractor) structFields(tk key, typeName string, st *ast.StructType) {
 			s := analyze.Symbol{Name: id.Name, Container: typeName, Kind: analyze.KindField,
 				Start: start, End: end, Doc: doc, Signature: typeText}
 			if fk, ok := x.addSym(id, s, tk); ok {
-				x.res.syms[len(x.res.syms)-1].ftype = typeRefOf(f.Type)
-				x.edge(tk, fk, analyze.EdgeField, true, int(fk.line))
+				x.res.Syms[len(x.res.Syms)-1].FieldType = typeRefOf(f.Type)
+				x.edge(tk, fk, analyze.EdgeField, true, int(fk.Line))
 				froms = append(froms, fk)
 			}
 			x.embeds(tk, f.Type)
@@ -328,10 +331,10 @@ func (x *extractor) structFields(tk key, typeName string, st *ast.StructType) {
 				continue
 			}
 			s := analyze.Symbol{Name: name.Name, Container: typeName, Kind: analyze.KindField,
-				Start: start, End: end, Doc: doc, Signature: capText(name.Name+" "+typeText, maxSignature)}
+				Start: start, End: end, Doc: doc, Signature: CapText(name.Name+" "+typeText, maxSignature)}
 			if fk, ok := x.addSym(name, s, tk); ok {
-				x.res.syms[len(x.res.syms)-1].ftype = typeRefOf(f.Type)
-				x.edge(tk, fk, analyze.EdgeField, true, int(fk.line))
+				x.res.Syms[len(x.res.Syms)-1].FieldType = typeRefOf(f.Type)
+				x.edge(tk, fk, analyze.EdgeField, true, int(fk.Line))
 				froms = append(froms, fk)
 			}
 		}
@@ -339,7 +342,7 @@ func (x *extractor) structFields(tk key, typeName string, st *ast.StructType) {
 	}
 }
 
-func (x *extractor) interfaceMethods(ik key, ifaceName string, it *ast.InterfaceType) {
+func (x *Extractor) interfaceMethods(ik Key, ifaceName string, it *ast.InterfaceType) {
 	if it.Methods == nil {
 		return
 	}
@@ -347,7 +350,7 @@ func (x *extractor) interfaceMethods(ik key, ifaceName string, it *ast.Interface
 		if f.Type == nil {
 			continue
 		}
-		froms := []key{ik}
+		froms := []Key{ik}
 		if len(f.Names) == 0 {
 			// An embedded interface, or a type-set term of a constraint.
 			if embeddedIdent(f.Type) != nil {
@@ -364,13 +367,13 @@ func (x *extractor) interfaceMethods(ik key, ifaceName string, it *ast.Interface
 			s := analyze.Symbol{Name: name.Name, Container: ifaceName, Kind: analyze.KindMethod,
 				Start: x.startLine(f.Doc, f.Pos()), End: x.endLine(f.End()), Doc: docText(f.Doc, f.Comment)}
 			if ft != nil && ft.Params != nil {
-				s.Signature = capText(name.Name+x.text(ft.Params.Pos(), ft.End()), maxSignature)
+				s.Signature = CapText(name.Name+x.text(ft.Params.Pos(), ft.End()), maxSignature)
 			}
 			if mk, ok := x.addSym(name, s, ik); ok {
 				if ft != nil {
-					x.res.syms[len(x.res.syms)-1].arity = funcArity(ft)
+					x.res.Syms[len(x.res.Syms)-1].Arity = funcArity(ft)
 				}
-				x.edge(mk, ik, analyze.EdgeMethodOf, true, int(mk.line))
+				x.edge(mk, ik, analyze.EdgeMethodOf, true, int(mk.Line))
 				froms = append(froms, mk)
 			}
 		}
@@ -378,7 +381,7 @@ func (x *extractor) interfaceMethods(ik key, ifaceName string, it *ast.Interface
 	}
 }
 
-func (x *extractor) valueSpec(gd *ast.GenDecl, vs *ast.ValueSpec) {
+func (x *Extractor) valueSpec(gd *ast.GenDecl, vs *ast.ValueSpec) {
 	x.resetDecl()
 	single := len(gd.Specs) == 1
 	var start, end int
@@ -396,8 +399,8 @@ func (x *extractor) valueSpec(gd *ast.GenDecl, vs *ast.ValueSpec) {
 	if vs.Type != nil {
 		typeText = " " + x.text(vs.Type.Pos(), vs.Type.End())
 	}
-	keys := make([]key, len(vs.Names))
-	var froms []key
+	keys := make([]Key, len(vs.Names))
+	var froms []Key
 	for i, name := range vs.Names {
 		if name.Name == "_" {
 			continue
@@ -407,8 +410,8 @@ func (x *extractor) valueSpec(gd *ast.GenDecl, vs *ast.ValueSpec) {
 			sig += " = " + x.text(vs.Values[i].Pos(), vs.Values[i].End())
 		}
 		s := analyze.Symbol{Name: name.Name, Kind: kind, Start: start, End: end, Doc: doc,
-			Signature: capText(sig, maxSignature)}
-		if k, ok := x.addSym(name, s, key{}); ok {
+			Signature: CapText(sig, maxSignature)}
+		if k, ok := x.addSym(name, s, Key{}); ok {
 			keys[i] = k
 			froms = append(froms, k)
 		}
@@ -419,7 +422,7 @@ func (x *extractor) valueSpec(gd *ast.GenDecl, vs *ast.ValueSpec) {
 	if len(vs.Values) == len(vs.Names) {
 		for i, v := range vs.Values {
 			if keys[i].valid() {
-				x.refs([]key{keys[i]}, v)
+				x.refs([]Key{keys[i]}, v)
 			}
 		}
 	} else {
@@ -430,23 +433,23 @@ func (x *extractor) valueSpec(gd *ast.GenDecl, vs *ast.ValueSpec) {
 }
 
 // embeds records an embeds edge from the type tk to the type named by expr.
-func (x *extractor) embeds(tk key, expr ast.Expr) {
+func (x *Extractor) embeds(tk Key, expr ast.Expr) {
 	id := embeddedIdent(expr)
 	if id == nil {
 		return
 	}
 	if x.typed() {
-		if obj := x.info.Uses[id]; obj != nil {
+		if obj := x.Info.Uses[id]; obj != nil {
 			if to, ok := x.objKey(obj); ok {
 				x.edge(tk, to, analyze.EdgeEmbeds, true, x.line(id.Pos()))
 			}
 			return
 		}
-		if !x.hybrid {
+		if !x.Hybrid {
 			return
 		}
 	}
 	ref := typeRefOf(expr)
-	x.res.raws = append(x.res.raws, rawRef{from: tk, kind: analyze.EdgeEmbeds, line: x.line(id.Pos()),
-		file: x.rel, scope: x.scope, qual: ref.qual, name: ref.name, exactScope: true})
+	x.res.Raws = append(x.res.Raws, RawRef{From: tk, Kind: analyze.EdgeEmbeds, Line: x.line(id.Pos()),
+		File: x.rel, Scope: x.scope, Qual: ref.Qual, Name: ref.Name, ExactScope: true})
 }

@@ -1,4 +1,4 @@
-package golang
+package extract
 
 import (
 	"bytes"
@@ -14,8 +14,8 @@ import (
 // maxSignature caps the length of a one-line signature, in bytes.
 const maxSignature = 240
 
-// fileFacts fills the content-derived fields of a file record.
-func fileFacts(rel string, src []byte) analyze.File {
+// FileFacts fills the content-derived fields of a file record.
+func FileFacts(rel string, src []byte) analyze.File {
 	sum := sha256.Sum256(src)
 	cat := analyze.Classify(rel)
 	if analyze.IsGeneratedContent(src) {
@@ -102,12 +102,12 @@ func oneLine(src []byte) string {
 			break
 		}
 	}
-	return capText(b.String(), maxSignature)
+	return CapText(b.String(), maxSignature)
 }
 
-// capText cuts s to at most n bytes at a rune boundary, marking the cut
+// CapText cuts s to at most n bytes at a rune boundary, marking the cut
 // with an ellipsis, and makes it valid UTF-8.
-func capText(s string, n int) string {
+func CapText(s string, n int) string {
 	if len(s) > n {
 		cut := n
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
@@ -131,12 +131,12 @@ func docText(groups ...*ast.CommentGroup) string {
 	return ""
 }
 
-// sanitizeUTF8 returns src with every byte of an invalid UTF-8 sequence
+// SanitizeUTF8 returns src with every byte of an invalid UTF-8 sequence
 // replaced by '?', keeping offsets, columns and lines unchanged, and the
 // line of the first replacement (0 when src was valid). The go parser
 // gives up on a whole file when such a byte follows the package clause;
 // the replacement lets it read the rest.
-func sanitizeUTF8(src []byte) ([]byte, int) {
+func SanitizeUTF8(src []byte) ([]byte, int) {
 	if utf8.Valid(src) {
 		return src, 0
 	}

@@ -1,4 +1,4 @@
-package golang
+package extract
 
 import (
 	"go/ast"
@@ -10,8 +10,8 @@ import (
 
 // prepareSyntax indexes the file for syntax-only resolution: the objects
 // the parser declared at file scope, by key, and the names imports bind.
-func (x *extractor) prepareSyntax(f *ast.File) {
-	x.fileObjs = make(map[*ast.Object]key)
+func (x *Extractor) prepareSyntax(f *ast.File) {
+	x.fileObjs = make(map[*ast.Object]Key)
 	x.importNames = make(map[string]bool)
 	if f.Scope != nil {
 		for _, obj := range f.Scope.Objects {
@@ -28,7 +28,7 @@ func (x *extractor) prepareSyntax(f *ast.File) {
 			x.importNames[is.Name.Name] = true
 		case is.Path != nil:
 			if p, err := unquote(is.Path.Value); err == nil {
-				x.importNames[guessPkgName(p)] = true
+				x.importNames[GuessPkgName(p)] = true
 			}
 		}
 	}
@@ -55,11 +55,11 @@ func declIdent(obj *ast.Object) *ast.Ident {
 
 // refsSyntax records what n refers to using the parser's scopes:
 // identifiers bound to file-scope declarations resolve exactly, free
-// identifiers are looked up in the package scope by the merger, selectors
+// identifiers are looked up in the package scope by the Merger, selectors
 // on an import name in the imported package, and selectors on values
 // through the declared type of receivers, parameters and simply initialised
 // locals, else by method name.
-func (x *extractor) refsSyntax(froms []key, n ast.Node) {
+func (x *Extractor) refsSyntax(froms []Key, n ast.Node) {
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
@@ -77,7 +77,7 @@ func (x *extractor) refsSyntax(froms []key, n ast.Node) {
 	})
 }
 
-func (x *extractor) syntaxIdent(froms []key, id *ast.Ident) {
+func (x *Extractor) syntaxIdent(froms []Key, id *ast.Ident) {
 	if x.skip[id] || id.Name == "_" {
 		return
 	}
@@ -99,10 +99,10 @@ func (x *extractor) syntaxIdent(froms []key, id *ast.Ident) {
 	if x.importNames[id.Name] || types.Universe.Lookup(id.Name) != nil {
 		return
 	}
-	x.addRaw(froms, rawRef{kind: x.refKind(id, true), line: line, name: id.Name, exactScope: true})
+	x.addRaw(froms, RawRef{Kind: x.refKind(id, true), Line: line, Name: id.Name, ExactScope: true})
 }
 
-func (x *extractor) syntaxSelector(froms []key, sel *ast.SelectorExpr) {
+func (x *Extractor) syntaxSelector(froms []Key, sel *ast.SelectorExpr) {
 	if x.skip[sel.Sel] {
 		return
 	}
@@ -110,13 +110,13 @@ func (x *extractor) syntaxSelector(froms []key, sel *ast.SelectorExpr) {
 	line := x.line(sel.Sel.Pos())
 	call := x.callee[sel.Sel]
 	kind := x.refKind(sel.Sel, true)
-	member := func(t typeRef, field string) {
-		x.addRaw(froms, rawRef{kind: kind, line: line, name: sel.Sel.Name,
-			recvQual: t.qual, recvType: t.name, field: field, member: true})
+	member := func(t TypeRef, field string) {
+		x.addRaw(froms, RawRef{Kind: kind, Line: line, Name: sel.Sel.Name,
+			RecvQual: t.Qual, RecvType: t.Name, Field: field, Member: true})
 	}
 	byName := func() {
 		if call {
-			x.addRaw(froms, rawRef{kind: analyze.EdgeCalls, line: line, name: sel.Sel.Name, member: true})
+			x.addRaw(froms, RawRef{Kind: analyze.EdgeCalls, Line: line, Name: sel.Sel.Name, Member: true})
 		}
 	}
 	switch X := ast.Unparen(sel.X).(type) {
@@ -124,15 +124,15 @@ func (x *extractor) syntaxSelector(froms []key, sel *ast.SelectorExpr) {
 		switch {
 		case X.Obj == nil && x.importNames[X.Name]:
 			x.skip[X] = true
-			x.addRaw(froms, rawRef{kind: kind, line: line, qual: X.Name, name: sel.Sel.Name, exactScope: true})
+			x.addRaw(froms, RawRef{Kind: kind, Line: line, Qual: X.Name, Name: sel.Sel.Name, ExactScope: true})
 		case X.Obj == nil:
 			// A package-level name from another file: a type (method
-			// expression) or a variable; the merger tries the type first.
-			member(typeRef{name: X.Name}, "")
+			// expression) or a variable; the Merger tries the type first.
+			member(TypeRef{Name: X.Name}, "")
 		case X.Obj.Kind == ast.Typ:
-			member(typeRef{name: X.Name}, "")
+			member(TypeRef{Name: X.Name}, "")
 		default:
-			if t := localType(X); t.name != "" {
+			if t := localType(X); t.Name != "" {
 				member(t, "")
 			} else {
 				byName()
@@ -140,7 +140,7 @@ func (x *extractor) syntaxSelector(froms []key, sel *ast.SelectorExpr) {
 		}
 	case *ast.SelectorExpr:
 		if base, ok := ast.Unparen(X.X).(*ast.Ident); ok && base.Obj != nil && base.Obj.Kind == ast.Var {
-			if t := localType(base); t.name != "" {
+			if t := localType(base); t.Name != "" {
 				member(t, X.Sel.Name)
 				return
 			}
@@ -154,9 +154,9 @@ func (x *extractor) syntaxSelector(froms []key, sel *ast.SelectorExpr) {
 // localType is the type a local identifier was declared with, when the
 // declaration spells it: a receiver or parameter, "var v T", "v := T{}",
 // "v := &T{}" or "v := new(T)".
-func localType(id *ast.Ident) typeRef {
+func localType(id *ast.Ident) TypeRef {
 	if id.Obj == nil {
-		return typeRef{}
+		return TypeRef{}
 	}
 	switch d := id.Obj.Decl.(type) {
 	case *ast.Field:
@@ -172,7 +172,7 @@ func localType(id *ast.Ident) typeRef {
 		}
 	case *ast.AssignStmt:
 		if d.Tok != token.DEFINE || len(d.Lhs) != len(d.Rhs) {
-			return typeRef{}
+			return TypeRef{}
 		}
 		for i, l := range d.Lhs {
 			if n, ok := l.(*ast.Ident); ok && n.Name == id.Name {
@@ -180,11 +180,11 @@ func localType(id *ast.Ident) typeRef {
 			}
 		}
 	}
-	return typeRef{}
+	return TypeRef{}
 }
 
 // literalType is the type of T{…}, &T{…} or new(T).
-func literalType(e ast.Expr) typeRef {
+func literalType(e ast.Expr) TypeRef {
 	switch v := ast.Unparen(e).(type) {
 	case *ast.UnaryExpr:
 		if v.Op == token.AND {
@@ -201,5 +201,5 @@ func literalType(e ast.Expr) typeRef {
 			return typeRefOf(v.Args[0])
 		}
 	}
-	return typeRef{}
+	return TypeRef{}
 }

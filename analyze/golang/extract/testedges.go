@@ -1,4 +1,4 @@
-package golang
+package extract
 
 import (
 	"sort"
@@ -15,7 +15,7 @@ import (
 // Parse, ExampleT_M → T.M), looked up in the packages of the test's
 // directory. Designation is by name only, so those edges are inexact unless
 // the test also calls its subject.
-func (m *merger) testEdges() {
+func (m *Merger) testEdges() {
 	n := len(m.facts.Edges)
 	for i := 0; i < n; i++ {
 		e := m.facts.Edges[i]
@@ -32,7 +32,7 @@ func (m *merger) testEdges() {
 		if subject == "" {
 			continue
 		}
-		info := m.scopes[rec.scope]
+		info := m.scopes[rec.Scope]
 		if info == nil {
 			continue
 		}
@@ -44,7 +44,7 @@ func (m *merger) testEdges() {
 
 // designated finds what a test subject names among the packages of dir,
 // the package under test before the external test package.
-func (m *merger) designated(dir, subject string) []analyze.SymID {
+func (m *Merger) designated(dir, subject string) []analyze.SymID {
 	scopes := append([]string(nil), m.dirScopes[dir]...)
 	sort.SliceStable(scopes, func(i, j int) bool {
 		return !strings.HasSuffix(scopes[i], "_test") && strings.HasSuffix(scopes[j], "_test")
@@ -77,7 +77,7 @@ func (m *merger) designated(dir, subject string) []analyze.SymID {
 	// when exactly one method has the name.
 	var found []analyze.SymID
 	for _, id := range m.byName[typ] {
-		if info := m.scopes[m.recs[id].scope]; info != nil && info.dir == dir && m.recs[id].parent == (key{}) {
+		if info := m.scopes[m.recs[id].Scope]; info != nil && info.dir == dir && m.recs[id].Parent == (Key{}) {
 			found = append(found, id)
 		}
 	}

@@ -1,4 +1,4 @@
-package golang
+package extract
 
 import (
 	"go/ast"
@@ -15,7 +15,7 @@ import (
 // variables, fields and functions used as values. Objects outside the
 // repository are dropped. In a package with type errors, identifiers the
 // checker could not resolve fall back to syntactic lookup.
-func (x *extractor) refsTyped(froms []key, n ast.Node) {
+func (x *Extractor) refsTyped(froms []Key, n ast.Node) {
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
@@ -23,11 +23,11 @@ func (x *extractor) refsTyped(froms []key, n ast.Node) {
 				x.callee[id] = true
 			}
 		case *ast.CompositeLit:
-			if x.hybrid {
+			if x.Hybrid {
 				x.skipLiteralKeys(n)
 			}
 		case *ast.SelectorExpr:
-			if x.hybrid && x.info.Uses[n.Sel] == nil {
+			if x.Hybrid && x.Info.Uses[n.Sel] == nil {
 				x.hybridSelector(froms, n)
 			}
 		case *ast.Ident:
@@ -37,11 +37,11 @@ func (x *extractor) refsTyped(froms []key, n ast.Node) {
 	})
 }
 
-func (x *extractor) typedIdent(froms []key, id *ast.Ident) {
-	obj := x.info.Uses[id]
+func (x *Extractor) typedIdent(froms []Key, id *ast.Ident) {
+	obj := x.Info.Uses[id]
 	if obj == nil {
-		if x.hybrid && !x.skip[id] && id.Name != "_" && x.info.Defs[id] == nil && types.Universe.Lookup(id.Name) == nil {
-			x.addRaw(froms, rawRef{kind: x.refKind(id, true), line: x.line(id.Pos()), name: id.Name})
+		if x.Hybrid && !x.skip[id] && id.Name != "_" && x.Info.Defs[id] == nil && types.Universe.Lookup(id.Name) == nil {
+			x.addRaw(froms, RawRef{Kind: x.refKind(id, true), Line: x.line(id.Pos()), Name: id.Name})
 		}
 		return
 	}
@@ -62,25 +62,25 @@ func (x *extractor) typedIdent(froms []key, id *ast.Ident) {
 // hybridSelector handles a selector whose member the checker did not
 // resolve: a name from a package that failed to import, or a method called
 // on a value of invalid type.
-func (x *extractor) hybridSelector(froms []key, sel *ast.SelectorExpr) {
+func (x *Extractor) hybridSelector(froms []Key, sel *ast.SelectorExpr) {
 	x.skip[sel.Sel] = true
 	line := x.line(sel.Sel.Pos())
 	if q, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
-		if pn, ok := x.info.Uses[q].(*types.PkgName); ok {
-			if x.repoPkg(pn.Imported().Path()) {
-				x.addRaw(froms, rawRef{kind: x.refKind(sel.Sel, true), line: line, qualPath: pn.Imported().Path(), name: sel.Sel.Name})
+		if pn, ok := x.Info.Uses[q].(*types.PkgName); ok {
+			if x.RepoPkg(pn.Imported().Path()) {
+				x.addRaw(froms, RawRef{Kind: x.refKind(sel.Sel, true), Line: line, QualPath: pn.Imported().Path(), Name: sel.Sel.Name})
 			}
 			return
 		}
 	}
 	if x.callee[sel.Sel] {
-		x.addRaw(froms, rawRef{kind: analyze.EdgeCalls, line: line, name: sel.Sel.Name, member: true})
+		x.addRaw(froms, RawRef{Kind: analyze.EdgeCalls, Line: line, Name: sel.Sel.Name, Member: true})
 	}
 }
 
 // skipLiteralKeys marks the field names of a struct literal, which no
 // package-level lookup may claim.
-func (x *extractor) skipLiteralKeys(lit *ast.CompositeLit) {
+func (x *Extractor) skipLiteralKeys(lit *ast.CompositeLit) {
 	if _, isMap := lit.Type.(*ast.MapType); isMap {
 		return
 	}
@@ -95,26 +95,26 @@ func (x *extractor) skipLiteralKeys(lit *ast.CompositeLit) {
 
 // refKind is calls for a callee identifier when calls are plausible, and
 // references otherwise.
-func (x *extractor) refKind(id *ast.Ident, maybeCall bool) analyze.EdgeKind {
+func (x *Extractor) refKind(id *ast.Ident, maybeCall bool) analyze.EdgeKind {
 	if maybeCall && x.callee[id] {
 		return analyze.EdgeCalls
 	}
 	return analyze.EdgeReferences
 }
 
-// addRaw records a reference for the merger to resolve, once per source
+// addRaw records a reference for the Merger to resolve, once per source
 // declaration.
-func (x *extractor) addRaw(froms []key, r rawRef) {
-	r.file, r.scope = x.rel, x.scope
+func (x *Extractor) addRaw(froms []Key, r RawRef) {
+	r.File, r.Scope = x.rel, x.scope
 	for _, from := range froms {
-		r.from = from
-		x.res.raws = append(x.res.raws, r)
+		r.From = from
+		x.res.Raws = append(x.res.Raws, r)
 	}
 }
 
 // objKey is the key of a repository object worth an edge: a function or
 // method, a package-level type, constant or variable, or a struct field.
-func (x *extractor) objKey(obj types.Object) (key, bool) {
+func (x *Extractor) objKey(obj types.Object) (Key, bool) {
 	switch o := obj.(type) {
 	case *types.Func:
 		obj = o.Origin()
@@ -122,35 +122,35 @@ func (x *extractor) objKey(obj types.Object) (key, bool) {
 		if o.IsField() {
 			obj = o.Origin()
 		} else if o.Pkg() == nil || o.Parent() != o.Pkg().Scope() {
-			return key{}, false
+			return Key{}, false
 		}
 	case *types.Const:
 		if o.Pkg() == nil || o.Parent() != o.Pkg().Scope() {
-			return key{}, false
+			return Key{}, false
 		}
 	case *types.TypeName:
 		if o.Pkg() == nil || o.Parent() != o.Pkg().Scope() {
-			return key{}, false
+			return Key{}, false
 		}
 	default:
-		return key{}, false
+		return Key{}, false
 	}
 	pkg := obj.Pkg()
-	if pkg == nil || !x.repoPkg(pkg.Path()) || !obj.Pos().IsValid() {
-		return key{}, false
+	if pkg == nil || !x.RepoPkg(pkg.Path()) || !obj.Pos().IsValid() {
+		return Key{}, false
 	}
 	p := x.fset.PositionFor(obj.Pos(), false)
-	rel, ok := x.relOf(p.Filename)
+	rel, ok := x.RelOf(p.Filename)
 	if !ok {
-		return key{}, false
+		return Key{}, false
 	}
-	return key{path: rel, line: int32(p.Line), col: int32(p.Column)}, true
+	return Key{Path: rel, Line: int32(p.Line), Col: int32(p.Column)}, true
 }
 
-// typedMethodSets records, for each named type the file declares at
+// TypedMethodSets records, for each named type the file declares at
 // package level, the method set the implements relation compares: an
 // interface's methods, or the methods of *T for any other type.
-func (x *extractor) typedMethodSets(f *ast.File) {
+func (x *Extractor) TypedMethodSets(f *ast.File) {
 	qual := func(p *types.Package) string { return p.Path() }
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
@@ -162,7 +162,7 @@ func (x *extractor) typedMethodSets(f *ast.File) {
 			if !ok || ts.Assign.IsValid() {
 				continue
 			}
-			tn, ok := x.info.Defs[ts.Name].(*types.TypeName)
+			tn, ok := x.Info.Defs[ts.Name].(*types.TypeName)
 			if !ok {
 				continue
 			}
@@ -174,7 +174,7 @@ func (x *extractor) typedMethodSets(f *ast.File) {
 			if !k.valid() {
 				continue
 			}
-			ms := methodSet{key: k, scope: x.scope}
+			ms := MethodSet{Key: k, Scope: x.scope}
 			add := func(m *types.Func) {
 				sig, ok := m.Type().(*types.Signature)
 				if !ok {
@@ -184,15 +184,15 @@ func (x *extractor) typedMethodSets(f *ast.File) {
 				if !m.Exported() && m.Pkg() != nil {
 					name = m.Pkg().Path() + "." + name
 				}
-				ms.exact = append(ms.exact, name+" "+types.TypeString(sig, qual))
-				ms.arity = append(ms.arity, name+"/"+strconv.Itoa(sig.Params().Len())+"/"+strconv.Itoa(sig.Results().Len()))
+				ms.Exact = append(ms.Exact, name+" "+types.TypeString(sig, qual))
+				ms.Arity = append(ms.Arity, name+"/"+strconv.Itoa(sig.Params().Len())+"/"+strconv.Itoa(sig.Results().Len()))
 			}
 			switch u := named.Underlying().(type) {
 			case *types.Interface:
 				if !u.IsMethodSet() || u.NumMethods() == 0 {
 					continue
 				}
-				ms.iface = true
+				ms.Iface = true
 				for i := 0; i < u.NumMethods(); i++ {
 					add(u.Method(i))
 				}
@@ -209,9 +209,9 @@ func (x *extractor) typedMethodSets(f *ast.File) {
 					}
 				}
 			}
-			sort.Strings(ms.exact)
-			sort.Strings(ms.arity)
-			x.res.msets = append(x.res.msets, ms)
+			sort.Strings(ms.Exact)
+			sort.Strings(ms.Arity)
+			x.res.MethodSets = append(x.res.MethodSets, ms)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package golang
+package extract
 
 import (
 	"go/token"
@@ -13,24 +13,24 @@ import (
 // a pointer receiver). Type-checked method sets compare by full signature
 // and give exact edges; when either side is known from syntax only, the
 // comparison is by method name and arity and the edge is inexact.
-func (m *merger) implements(typed []methodSet) {
-	sets := make(map[analyze.SymID]*methodSet)
+func (m *Merger) implements(typed []MethodSet) {
+	sets := make(map[analyze.SymID]*MethodSet)
 	var ifaces []analyze.SymID
 	for i := range typed {
 		ms := &typed[i]
-		id, ok := m.ids[ms.key]
+		id, ok := m.ids[ms.Key]
 		if !ok {
 			continue
 		}
 		if _, dup := sets[id]; dup {
 			continue
 		}
-		ms.arity = m.qualifyArity(ms.scope, ms.arity, ms.exact != nil)
+		ms.Arity = m.qualifyArity(ms.Scope, ms.Arity, ms.Exact != nil)
 		sets[id] = ms
 	}
 	m.syntaxMethodSets(sets)
 	for id, ms := range sets {
-		if ms.iface && len(ms.arity) > 0 {
+		if ms.Iface && len(ms.Arity) > 0 {
 			ifaces = append(ifaces, id)
 		}
 	}
@@ -40,26 +40,26 @@ func (m *merger) implements(typed []methodSet) {
 	// interface whose first method it has.
 	byAnchor := make(map[string][]analyze.SymID)
 	for _, id := range ifaces {
-		a := sets[id].arity[0]
+		a := sets[id].Arity[0]
 		byAnchor[a] = append(byAnchor[a], id)
 	}
 	types := make([]analyze.SymID, 0, len(sets))
 	for id, ms := range sets {
-		if !ms.iface {
+		if !ms.Iface {
 			types = append(types, id)
 		}
 	}
 	sort.Slice(types, func(i, j int) bool { return types[i] < types[j] })
 	for _, tid := range types {
 		t := sets[tid]
-		for _, a := range t.arity {
+		for _, a := range t.Arity {
 			for _, iid := range byAnchor[a] {
 				i := sets[iid]
 				var ok, exact bool
-				if t.exact != nil && i.exact != nil {
-					ok, exact = subset(i.exact, t.exact), true
+				if t.Exact != nil && i.Exact != nil {
+					ok, exact = subset(i.Exact, t.Exact), true
 				} else {
-					ok = subset(i.arity, t.arity)
+					ok = subset(i.Arity, t.Arity)
 				}
 				if ok {
 					m.facts.AddEdge(analyze.Edge{From: tid, To: iid, Kind: analyze.EdgeImplements, Exact: exact})
@@ -72,7 +72,7 @@ func (m *merger) implements(typed []methodSet) {
 // syntaxMethodSets adds method sets for the types that have no typed one:
 // interfaces whose methods were all declared in place, and other types
 // with the methods declared on them.
-func (m *merger) syntaxMethodSets(sets map[analyze.SymID]*methodSet) {
+func (m *Merger) syntaxMethodSets(sets map[analyze.SymID]*MethodSet) {
 	type group struct {
 		scope, typ string
 		arity      []string
@@ -81,17 +81,17 @@ func (m *merger) syntaxMethodSets(sets map[analyze.SymID]*methodSet) {
 	var order []memberKey
 	for i, rec := range m.recs {
 		s := &m.facts.Symbols[i]
-		if s.Kind != analyze.KindMethod || s.Container == "" || rec.arity == "" {
+		if s.Kind != analyze.KindMethod || s.Container == "" || rec.Arity == "" {
 			continue
 		}
-		k := memberKey{scope: rec.scope, typ: s.Container}
+		k := memberKey{scope: rec.Scope, typ: s.Container}
 		g := declared[k]
 		if g == nil {
-			g = &group{scope: rec.scope, typ: s.Container}
+			g = &group{scope: rec.Scope, typ: s.Container}
 			declared[k] = g
 			order = append(order, k)
 		}
-		g.arity = append(g.arity, s.Name+"/"+rec.arity)
+		g.arity = append(g.arity, s.Name+"/"+rec.Arity)
 	}
 	for _, k := range order {
 		g := declared[k]
@@ -112,19 +112,19 @@ func (m *merger) syntaxMethodSets(sets map[analyze.SymID]*methodSet) {
 			continue // its method set is not all in view
 		}
 		sort.Strings(g.arity)
-		sets[tid] = &methodSet{key: m.recs[tid].key, scope: g.scope, iface: iface, arity: m.qualifyArity(g.scope, dedupe(g.arity), false)}
+		sets[tid] = &MethodSet{Key: m.recs[tid].Key, Scope: g.scope, Iface: iface, Arity: m.qualifyArity(g.scope, dedupe(g.arity), false)}
 	}
 }
 
 // hasEmbeds reports whether a type embeds another (by an exact edge or a
 // syntactic reference, resolved or not).
-func (m *merger) hasEmbeds(id analyze.SymID) bool { return m.embedding[id] }
+func (m *Merger) hasEmbeds(id analyze.SymID) bool { return m.embedding[id] }
 
 // qualifyArity prefixes unexported method names with the package's import
 // path, as type-checked method sets do, so that an unexported interface
 // method is only satisfied from its own package. Typed sets already carry
 // the prefix.
-func (m *merger) qualifyArity(scope string, arity []string, typed bool) []string {
+func (m *Merger) qualifyArity(scope string, arity []string, typed bool) []string {
 	if typed {
 		return arity
 	}

@@ -1,4 +1,4 @@
-package golang
+package extract
 
 import (
 	"slices"
@@ -19,16 +19,16 @@ type memberKey struct{ scope, typ, name string }
 // scopeInfo describes a package scope.
 type scopeInfo struct{ importPath, pkgName, dir string }
 
-// merger builds one analyze.Facts from the per-package results on a single
+// Merger builds one analyze.Facts from the per-package results on a single
 // goroutine: it numbers files and symbols, indexes declarations by scope
 // and name, and resolves what extraction left as raw references.
-type merger struct {
+type Merger struct {
 	facts *analyze.Facts
-	ids   map[key]analyze.SymID
-	recs  []*symRec // by SymID
+	ids   map[Key]analyze.SymID
+	recs  []*SymRec // by SymID
 
 	fileIDs     map[string]analyze.FileID
-	fileImports map[string][]importRec
+	fileImports map[string][]ImportRec
 	scopes      map[string]*scopeInfo
 	importScope map[string]string // import path → scope of its non-test package
 	dirScopes   map[string][]string
@@ -42,12 +42,13 @@ type merger struct {
 	embedding     map[analyze.SymID]bool // types that embed another
 }
 
-func newMerger(facts *analyze.Facts) *merger {
-	return &merger{
+// NewMerger returns a merger that adds to facts.
+func NewMerger(facts *analyze.Facts) *Merger {
+	return &Merger{
 		facts:         facts,
-		ids:           make(map[key]analyze.SymID),
+		ids:           make(map[Key]analyze.SymID),
 		fileIDs:       make(map[string]analyze.FileID),
-		fileImports:   make(map[string][]importRec),
+		fileImports:   make(map[string][]ImportRec),
 		scopes:        make(map[string]*scopeInfo),
 		importScope:   make(map[string]string),
 		dirScopes:     make(map[string][]string),
@@ -60,8 +61,8 @@ func newMerger(facts *analyze.Facts) *merger {
 	}
 }
 
-// merge folds the results into the facts.
-func (m *merger) merge(results []*pkgResult) {
+// Merge folds the results into the facts.
+func (m *Merger) Merge(results []*Result) {
 	sort.SliceStable(results, func(i, j int) bool { return resultKey(results[i]) < resultKey(results[j]) })
 	for _, r := range results {
 		m.addScope(r)
@@ -70,115 +71,115 @@ func (m *merger) merge(results []*pkgResult) {
 		m.addFiles(r)
 	}
 	for _, r := range results {
-		for i := range r.syms {
-			m.addSymbol(&r.syms[i])
+		for i := range r.Syms {
+			m.addSymbol(&r.Syms[i])
 		}
 	}
 	m.index()
 	m.linkParents()
 	for _, r := range results {
-		for _, e := range r.edges {
-			from, ok1 := m.ids[e.from]
-			to, ok2 := m.ids[e.to]
-			if ok1 && e.kind == analyze.EdgeEmbeds {
+		for _, e := range r.Edges {
+			from, ok1 := m.ids[e.From]
+			to, ok2 := m.ids[e.To]
+			if ok1 && e.Kind == analyze.EdgeEmbeds {
 				m.embedding[from] = true
 			}
 			if ok1 && ok2 {
-				m.facts.AddEdge(analyze.Edge{From: from, To: to, Kind: e.kind, Exact: e.exact, Line: e.line})
+				m.facts.AddEdge(analyze.Edge{From: from, To: to, Kind: e.Kind, Exact: e.Exact, Line: e.Line})
 			}
 		}
 	}
 	for _, r := range results {
-		for i := range r.raws {
-			if r.raws[i].kind == analyze.EdgeEmbeds {
-				if from, ok := m.ids[r.raws[i].from]; ok {
+		for i := range r.Raws {
+			if r.Raws[i].Kind == analyze.EdgeEmbeds {
+				if from, ok := m.ids[r.Raws[i].From]; ok {
 					m.embedding[from] = true
 				}
 			}
-			m.resolve(&r.raws[i])
+			m.resolve(&r.Raws[i])
 		}
 	}
-	var msets []methodSet
+	var msets []MethodSet
 	for _, r := range results {
-		msets = append(msets, r.msets...)
+		msets = append(msets, r.MethodSets...)
 	}
 	m.implements(msets)
 	m.testEdges()
 	for _, r := range results {
-		m.facts.Problems = append(m.facts.Problems, r.problems...)
+		m.facts.Problems = append(m.facts.Problems, r.Problems...)
 	}
 }
 
-func resultKey(r *pkgResult) string {
-	if len(r.files) > 0 {
-		return r.files[0].file.Path + "\x00" + r.scope
+func resultKey(r *Result) string {
+	if len(r.Files) > 0 {
+		return r.Files[0].File.Path + "\x00" + r.Scope
 	}
-	return "\xff" + r.scope
+	return "\xff" + r.Scope
 }
 
-func (m *merger) addScope(r *pkgResult) {
-	if _, ok := m.scopes[r.scope]; !ok {
-		m.scopes[r.scope] = &scopeInfo{importPath: r.importPath, pkgName: r.pkgName, dir: r.dir}
-		m.dirScopes[r.dir] = append(m.dirScopes[r.dir], r.scope)
+func (m *Merger) addScope(r *Result) {
+	if _, ok := m.scopes[r.Scope]; !ok {
+		m.scopes[r.Scope] = &scopeInfo{importPath: r.ImportPath, pkgName: r.PkgName, dir: r.Dir}
+		m.dirScopes[r.Dir] = append(m.dirScopes[r.Dir], r.Scope)
 	}
-	if r.importPath != "" && !strings.HasSuffix(r.pkgName, "_test") {
-		if _, ok := m.importScope[r.importPath]; !ok {
-			m.importScope[r.importPath] = r.scope
+	if r.ImportPath != "" && !strings.HasSuffix(r.PkgName, "_test") {
+		if _, ok := m.importScope[r.ImportPath]; !ok {
+			m.importScope[r.ImportPath] = r.Scope
 		}
 	}
 }
 
-func (m *merger) addFiles(r *pkgResult) {
-	for _, fr := range r.files {
-		if _, dup := m.fileIDs[fr.file.Path]; dup {
+func (m *Merger) addFiles(r *Result) {
+	for _, fr := range r.Files {
+		if _, dup := m.fileIDs[fr.File.Path]; dup {
 			continue
 		}
-		id := m.facts.AddFile(fr.file)
-		m.fileIDs[fr.file.Path] = id
-		m.fileImports[fr.file.Path] = fr.imports
-		for _, im := range fr.imports {
-			m.facts.Imports = append(m.facts.Imports, analyze.Import{File: id, Path: im.path, Line: im.line})
+		id := m.facts.AddFile(fr.File)
+		m.fileIDs[fr.File.Path] = id
+		m.fileImports[fr.File.Path] = fr.Imports
+		for _, im := range fr.Imports {
+			m.facts.Imports = append(m.facts.Imports, analyze.Import{File: id, Path: im.Path, Line: im.Line})
 		}
 	}
 }
 
-func (m *merger) addSymbol(rec *symRec) {
-	fid, ok := m.fileIDs[rec.file]
+func (m *Merger) addSymbol(rec *SymRec) {
+	fid, ok := m.fileIDs[rec.File]
 	if !ok {
 		return
 	}
-	if _, dup := m.ids[rec.key]; dup {
+	if _, dup := m.ids[rec.Key]; dup {
 		return
 	}
-	s := rec.sym
+	s := rec.Sym
 	s.File = fid
 	s.Parent = analyze.NoSym
 	id := m.facts.AddSymbol(s)
-	m.ids[rec.key] = id
+	m.ids[rec.Key] = id
 	m.recs = append(m.recs, rec)
 }
 
-func (m *merger) index() {
+func (m *Merger) index() {
 	for i, rec := range m.recs {
 		id := analyze.SymID(i)
-		s := &rec.sym
+		s := &rec.Sym
 		switch {
 		case s.Kind == analyze.KindMethod && s.Container != "":
-			k := memberKey{rec.scope, s.Container, s.Name}
+			k := memberKey{rec.Scope, s.Container, s.Name}
 			if _, ok := m.methods[k]; !ok {
 				m.methods[k] = id
 			}
 			m.byName[s.Name] = append(m.byName[s.Name], id)
 		case s.Kind == analyze.KindField:
-			k := memberKey{rec.scope, s.Container, s.Name}
+			k := memberKey{rec.Scope, s.Container, s.Name}
 			if _, ok := m.fields[k]; !ok {
 				m.fields[k] = id
 			}
 		default:
-			names := m.top[rec.scope]
+			names := m.top[rec.Scope]
 			if names == nil {
 				names = make(map[string][]analyze.SymID)
-				m.top[rec.scope] = names
+				m.top[rec.Scope] = names
 			}
 			names[s.Name] = append(names[s.Name], id)
 		}
@@ -188,12 +189,12 @@ func (m *merger) index() {
 // linkParents sets the Parent of fields and interface methods (known by
 // key) and of methods (their receiver type, found by name in the package
 // scope), adding the method_of edges of concrete methods.
-func (m *merger) linkParents() {
+func (m *Merger) linkParents() {
 	for i, rec := range m.recs {
 		id := analyze.SymID(i)
 		s := &m.facts.Symbols[id]
-		if rec.parent.valid() {
-			if p, ok := m.ids[rec.parent]; ok {
+		if rec.Parent.valid() {
+			if p, ok := m.ids[rec.Parent]; ok {
 				s.Parent = p
 			}
 			continue
@@ -201,7 +202,7 @@ func (m *merger) linkParents() {
 		if s.Kind != analyze.KindMethod || s.Container == "" {
 			continue
 		}
-		types := m.typesNamed(rec.scope, s.Container)
+		types := m.typesNamed(rec.Scope, s.Container)
 		if len(types) == 0 {
 			continue
 		}
@@ -211,7 +212,7 @@ func (m *merger) linkParents() {
 }
 
 // typesNamed returns the type symbols called name in a scope.
-func (m *merger) typesNamed(scope, name string) []analyze.SymID {
+func (m *Merger) typesNamed(scope, name string) []analyze.SymID {
 	var out []analyze.SymID
 	for _, id := range m.top[scope][name] {
 		if m.facts.Symbols[id].Kind.IsType() {
@@ -222,36 +223,36 @@ func (m *merger) typesNamed(scope, name string) []analyze.SymID {
 }
 
 // resolve binds a raw reference to symbols, or drops it.
-func (m *merger) resolve(r *rawRef) {
-	from, ok := m.ids[r.from]
+func (m *Merger) resolve(r *RawRef) {
+	from, ok := m.ids[r.From]
 	if !ok {
 		return
 	}
 	switch {
-	case r.member && r.recvType != "":
+	case r.Member && r.RecvType != "":
 		m.resolveMember(from, r)
-	case r.member:
+	case r.Member:
 		m.resolveByName(from, r)
 	default:
-		scope := r.scope
+		scope := r.Scope
 		switch {
-		case r.qualPath != "":
-			scope = m.importScope[r.qualPath]
-		case r.qual != "":
-			scope = m.importedScope(r.file, r.qual)
+		case r.QualPath != "":
+			scope = m.importScope[r.QualPath]
+		case r.Qual != "":
+			scope = m.importedScope(r.File, r.Qual)
 		}
 		if scope == "" {
 			return
 		}
-		cands := m.top[scope][r.name]
-		if r.kind == analyze.EdgeEmbeds {
-			cands = m.typesNamed(scope, r.name)
+		cands := m.top[scope][r.Name]
+		if r.Kind == analyze.EdgeEmbeds {
+			cands = m.typesNamed(scope, r.Name)
 		}
 		if len(cands) > maxByName {
 			return
 		}
 		for _, to := range cands {
-			m.link(from, to, r.kind, r.exactScope && len(cands) == 1, r.line)
+			m.link(from, to, r.Kind, r.ExactScope && len(cands) == 1, r.Line)
 		}
 	}
 }
@@ -259,34 +260,34 @@ func (m *merger) resolve(r *rawRef) {
 // resolveMember looks a member up on the type a selector's receiver was
 // declared with, through at most one field; failing that, a call falls
 // back to matching by name.
-func (m *merger) resolveMember(from analyze.SymID, r *rawRef) {
-	scope, typ := r.scope, r.recvType
-	if r.recvQual != "" {
-		scope = m.importedScope(r.file, r.recvQual)
+func (m *Merger) resolveMember(from analyze.SymID, r *RawRef) {
+	scope, typ := r.Scope, r.RecvType
+	if r.RecvQual != "" {
+		scope = m.importedScope(r.File, r.RecvQual)
 	}
-	if scope != "" && r.field != "" {
-		fid, ok := m.fields[memberKey{scope, typ, r.field}]
+	if scope != "" && r.Field != "" {
+		fid, ok := m.fields[memberKey{scope, typ, r.Field}]
 		if !ok {
 			scope = ""
 		} else {
 			frec := m.recs[fid]
-			scope, typ = frec.scope, frec.ftype.name
-			if frec.ftype.qual != "" {
-				scope = m.importedScope(frec.file, frec.ftype.qual)
+			scope, typ = frec.Scope, frec.FieldType.Name
+			if frec.FieldType.Qual != "" {
+				scope = m.importedScope(frec.File, frec.FieldType.Qual)
 			}
 		}
 	}
 	if scope != "" && typ != "" {
-		if id, ok := m.methods[memberKey{scope, typ, r.name}]; ok {
-			m.link(from, id, r.kind, false, r.line)
+		if id, ok := m.methods[memberKey{scope, typ, r.Name}]; ok {
+			m.link(from, id, r.Kind, false, r.Line)
 			return
 		}
-		if id, ok := m.fields[memberKey{scope, typ, r.name}]; ok {
-			m.link(from, id, analyze.EdgeReferences, false, r.line)
+		if id, ok := m.fields[memberKey{scope, typ, r.Name}]; ok {
+			m.link(from, id, analyze.EdgeReferences, false, r.Line)
 			return
 		}
 	}
-	if r.kind == analyze.EdgeCalls {
+	if r.Kind == analyze.EdgeCalls {
 		m.resolveByName(from, r)
 	}
 }
@@ -295,15 +296,15 @@ func (m *merger) resolveMember(from analyze.SymID, r *rawRef) {
 // methods of that name, preferring those whose receiver type is declared
 // in the calling package or a package the file imports, and dropping the
 // call when more than maxByName candidates remain.
-func (m *merger) resolveByName(from analyze.SymID, r *rawRef) {
-	cands := m.byName[r.name]
+func (m *Merger) resolveByName(from analyze.SymID, r *RawRef) {
+	cands := m.byName[r.Name]
 	if len(cands) == 0 {
 		return
 	}
-	imported := m.importedScopes(r.file)
+	imported := m.importedScopes(r.File)
 	var pref []analyze.SymID
 	for _, id := range cands {
-		if sc := m.recs[id].scope; sc == r.scope || slices.Contains(imported, sc) {
+		if sc := m.recs[id].Scope; sc == r.Scope || slices.Contains(imported, sc) {
 			pref = append(pref, id)
 		}
 	}
@@ -314,13 +315,13 @@ func (m *merger) resolveByName(from analyze.SymID, r *rawRef) {
 		return
 	}
 	for _, to := range cands {
-		m.link(from, to, analyze.EdgeCalls, false, r.line)
+		m.link(from, to, analyze.EdgeCalls, false, r.Line)
 	}
 }
 
 // link adds an edge, demoting a "call" of something that is not callable
 // (a conversion, a function-typed variable) to a reference.
-func (m *merger) link(from, to analyze.SymID, kind analyze.EdgeKind, exact bool, line int) {
+func (m *Merger) link(from, to analyze.SymID, kind analyze.EdgeKind, exact bool, line int) {
 	if kind == analyze.EdgeCalls && !m.facts.Symbols[to].Kind.IsCallable() {
 		kind = analyze.EdgeReferences
 	}
@@ -329,15 +330,15 @@ func (m *merger) link(from, to analyze.SymID, kind analyze.EdgeKind, exact bool,
 
 // importedScope is the scope of the repository package that file imports
 // under the name qual, or "".
-func (m *merger) importedScope(file, qual string) string {
+func (m *Merger) importedScope(file, qual string) string {
 	for _, im := range m.fileImports[file] {
-		name := im.name
-		scope := m.importScope[im.path]
+		name := im.Name
+		scope := m.importScope[im.Path]
 		if name == "" {
 			if scope != "" {
 				name = m.scopes[scope].pkgName
 			} else {
-				name = guessPkgName(im.path)
+				name = GuessPkgName(im.Path)
 			}
 		}
 		if name == qual {
@@ -348,13 +349,13 @@ func (m *merger) importedScope(file, qual string) string {
 }
 
 // importedScopes lists the scopes of the repository packages file imports.
-func (m *merger) importedScopes(file string) []string {
+func (m *Merger) importedScopes(file string) []string {
 	if s, ok := m.importedCache[file]; ok {
 		return s
 	}
 	var out []string
 	for _, im := range m.fileImports[file] {
-		if s := m.importScope[im.path]; s != "" {
+		if s := m.importScope[im.Path]; s != "" {
 			out = append(out, s)
 		}
 	}

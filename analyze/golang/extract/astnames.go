@@ -1,4 +1,4 @@
-package golang
+package extract
 
 import (
 	"go/ast"
@@ -34,15 +34,15 @@ func embeddedIdent(e ast.Expr) *ast.Ident {
 
 // typeRefOf names the type an expression spells, through pointers,
 // parentheses and instantiation: *pkg.T[int] gives {pkg T}.
-func typeRefOf(e ast.Expr) typeRef {
+func typeRefOf(e ast.Expr) TypeRef {
 	qual, name := typeIdents(e)
 	switch {
 	case name == nil:
-		return typeRef{}
+		return TypeRef{}
 	case qual == nil:
-		return typeRef{name: name.Name}
+		return TypeRef{Name: name.Name}
 	}
-	return typeRef{qual: qual.Name, name: name.Name}
+	return TypeRef{Qual: qual.Name, Name: name.Name}
 }
 
 // funcArity is "params/results" of a function type, counting each name.

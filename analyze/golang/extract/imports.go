@@ -1,4 +1,4 @@
-package golang
+package extract
 
 import (
 	"path"
@@ -8,11 +8,11 @@ import (
 
 func unquote(s string) (string, error) { return strconv.Unquote(s) }
 
-// guessPkgName is the package name an import path most likely declares,
+// GuessPkgName is the package name an import path most likely declares,
 // for imports of packages that were not loaded: the last path element
 // without a major-version suffix, a "go-" prefix or a ".go"/"-go" suffix
 // ("gopkg.in/yaml.v3" → yaml, "github.com/go-chi/chi/v5" → chi).
-func guessPkgName(p string) string {
+func GuessPkgName(p string) string {
 	elem := path.Base(p)
 	if isMajorVersion(elem) {
 		if dir := path.Dir(p); dir != "." && dir != "/" {
