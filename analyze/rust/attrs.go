@@ -115,13 +115,6 @@ func joinDocs(docs []string) string {
 	return strings.TrimSpace(strings.Join(docs, "\n"))
 }
 
-func joinDoc(a, b string) string {
-	if a == "" {
-		return strings.TrimSpace(b)
-	}
-	return strings.TrimSpace(a + "\n" + b)
-}
-
 // hasPub reports whether the item text starts with a plain `pub`
 // (pub(crate), pub(super) and pub(in …) are not exported).
 func hasPub(src []byte, s, e int) bool {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/rust/cargo"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
 )
 
 // BenchmarkLoad measures a full load (listing, parsing, resolution) of the
@@ -61,7 +62,7 @@ func BenchmarkResolve(b *testing.B) {
 				var edges int
 				for b.Loop() {
 					facts := &analyze.Facts{Root: abs}
-					resolveParsed(context.Background(), facts, results, pkgs, workers)
+					resolve.Resolve(context.Background(), facts, results, pkgs, workers)
 					edges = len(facts.Edges)
 				}
 				b.ReportMetric(float64(edges), "edges")

@@ -1,6 +1,10 @@
 package rust
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
+)
 
 // maxRefsPerItem bounds the references kept for one item (a generated
 // function with a million-line match must not exhaust memory).
@@ -16,7 +20,7 @@ const maxRefsPerItem = 20000
 // $crate starts a crate path.
 func (x *extractor) scanBody(idx int32, toks []token, macro bool) {
 	src := x.src
-	it := &x.fs.items[idx]
+	it := &x.fs.Items[idx]
 	bound := x.boundScratch()
 	isBound := func(name string) bool {
 		for _, b := range bound {
@@ -24,15 +28,15 @@ func (x *extractor) scanBody(idx int32, toks []token, macro bool) {
 				return true
 			}
 		}
-		for _, l := range it.locals {
-			if l.name == name {
+		for _, l := range it.Locals {
+			if l.Name == name {
 				return true
 			}
 		}
 		return false
 	}
 	for i := 0; i < len(toks); i++ {
-		if len(it.refs) >= maxRefsPerItem {
+		if len(it.Refs) >= maxRefsPerItem {
 			break
 		}
 		t := toks[i]
@@ -82,9 +86,9 @@ func (x *extractor) scanBody(idx int32, toks []token, macro bool) {
 				for end < len(toks) && !isPunct(src, toks[end], ";") {
 					end++
 				}
-				it.uses = append(it.uses, parseUse(src, toks[i:end], int32(x.line(int(t.s))))...)
-				for k := range it.uses {
-					it.uses[k].mod = it.mod
+				it.Uses = append(it.Uses, parseUse(src, toks[i:end], int32(x.line(int(t.s))))...)
+				for k := range it.Uses {
+					it.Uses[k].Mod = it.Mod
 				}
 				i = end
 			case "for":
@@ -107,7 +111,7 @@ func (x *extractor) boundScratch() []string { return x.bound[:0] }
 
 // pathAt reads the path at toks[i], records it by what follows, and
 // returns the index after it.
-func (x *extractor) pathAt(it *item, toks []token, i int, macro bool, isBound func(string) bool) int {
+func (x *extractor) pathAt(it *resolve.Item, toks []token, i int, macro bool, isBound func(string) bool) int {
 	src := x.src
 	segs, j, skipped := readPathIn(x.in, src, toks, i)
 	if j <= i {
@@ -124,21 +128,21 @@ func (x *extractor) pathAt(it *item, toks []token, i int, macro bool, isBound fu
 	switch {
 	case len(segs) == 0 || (len(segs) == 1 && segs[0] == "self"):
 	case next.k == tPunct && isPunct(src, next, "!"):
-		it.refs = append(it.refs, ref{kind: refMacro, line: line, path: segs})
+		it.Refs = append(it.Refs, resolve.Ref{Kind: resolve.RefMacro, Line: line, Path: segs})
 		if len(segs) == 1 && segs[0] == "macro_rules" && j+1 < len(toks) && toks[j+1].k == tIdent {
 			j += 2
 		}
 	case next.k == tPunct && isPunct(src, next, "("):
 		if !(len(segs) == 1 && isBound(segs[0])) {
-			it.refs = append(it.refs, ref{kind: refCall, line: line, path: segs})
+			it.Refs = append(it.Refs, resolve.Ref{Kind: resolve.RefCall, Line: line, Path: segs})
 		}
 	case len(segs) == 1 && next.k == tPunct && isPunct(src, next, ":"):
 		// A field name in a struct literal or pattern, or a typed binding.
 	case len(segs) == 1 && isBound(segs[0]):
-	case len(segs) == 1 && isLower(segs[0]) && next.k == tPunct && isPunct(src, next, "."):
+	case len(segs) == 1 && resolve.IsLower(segs[0]) && next.k == tPunct && isPunct(src, next, "."):
 		// A receiver variable (user.name()); statics and consts are upper case.
 	default:
-		it.refs = append(it.refs, ref{kind: refValue, line: line, path: segs})
+		it.Refs = append(it.Refs, resolve.Ref{Kind: resolve.RefValue, Line: line, Path: segs})
 	}
 	for _, r := range skipped {
 		x.scanTypesInto(it, toks[r[0]:r[1]])
@@ -149,7 +153,7 @@ func (x *extractor) pathAt(it *item, toks []token, i int, macro bool, isBound fu
 // qualifiedPathAt reads a qualified path `<T as Trait>::f(…)` or
 // `<T>::f(…)` at toks[i] and records it as Trait::f (or T::f), with T and
 // Trait as type references. It returns the index after what it read.
-func (x *extractor) qualifiedPathAt(it *item, toks []token, i int) int {
+func (x *extractor) qualifiedPathAt(it *resolve.Item, toks []token, i int) int {
 	src := x.src
 	end := skipAngle(src, toks, i)
 	if end <= i+1 || end+1 >= len(toks) || !isPunct(src, toks[end], "::") || toks[end+1].k != tIdent {
@@ -172,16 +176,16 @@ func (x *extractor) qualifiedPathAt(it *item, toks []token, i int) int {
 		return j
 	}
 	segs := append(append([]string(nil), head...), rest...)
-	kind := refValue
+	kind := resolve.RefValue
 	if j < len(toks) && isPunct(src, toks[j], "(") {
-		kind = refCall
+		kind = resolve.RefCall
 	}
-	it.refs = append(it.refs, ref{kind: kind, line: int32(x.line(int(toks[i].s))), path: segs})
+	it.Refs = append(it.Refs, resolve.Ref{Kind: kind, Line: int32(x.line(int(toks[i].s))), Path: segs})
 	return j
 }
 
 // scanTypesInto is scanTypes for an item already in hand.
-func (x *extractor) scanTypesInto(it *item, toks []token) {
+func (x *extractor) scanTypesInto(it *resolve.Item, toks []token) {
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.k != tIdent {
@@ -196,7 +200,7 @@ func (x *extractor) scanTypesInto(it *item, toks []token) {
 			continue
 		}
 		if len(segs) > 0 {
-			it.refs = append(it.refs, ref{kind: refType, line: int32(x.line(int(t.s))), path: segs})
+			it.Refs = append(it.Refs, resolve.Ref{Kind: resolve.RefType, Line: int32(x.line(int(t.s))), Path: segs})
 		}
 		i = j - 1
 	}
@@ -204,7 +208,7 @@ func (x *extractor) scanTypesInto(it *item, toks []token) {
 
 // methodAt handles `.name` at toks[i]: a method call when `(` or a
 // turbofish follows, a field access otherwise.
-func (x *extractor) methodAt(it *item, toks []token, i int) int {
+func (x *extractor) methodAt(it *resolve.Item, toks []token, i int) int {
 	src := x.src
 	j := i + 1
 	if j+1 < len(toks) && isPunct(src, toks[j], "::") && isPunct(src, toks[j+1], "<") {
@@ -215,11 +219,11 @@ func (x *extractor) methodAt(it *item, toks []token, i int) int {
 		}
 	}
 	if j < len(toks) && isPunct(src, toks[j], "(") {
-		it.refs = append(it.refs, ref{
-			kind: refMethod,
-			line: int32(x.line(int(toks[i].s))),
-			path: []string{x.in.str(tokBytes(src, toks[i]))},
-			recv: recvChain(src, toks, i-1),
+		it.Refs = append(it.Refs, resolve.Ref{
+			Kind: resolve.RefMethod,
+			Line: int32(x.line(int(toks[i].s))),
+			Path: []string{x.in.str(tokBytes(src, toks[i]))},
+			Recv: recvChain(src, toks, i-1),
 		})
 	}
 	return j - 1
@@ -330,7 +334,7 @@ func matchOpen(src []byte, toks []token, k int) int {
 // letAt reads `let [mut] name [: Type] [= …]` at toks[i], recording the
 // binding and its type when the syntax shows it: an annotation, a
 // constructor call `T::new(…)` or a struct literal `T { … }`.
-func (x *extractor) letAt(it *item, toks []token, i int, bound *[]string) int {
+func (x *extractor) letAt(it *resolve.Item, toks []token, i int, bound *[]string) int {
 	src := x.src
 	j := i + 1
 	if j < len(toks) && (isIdent(src, toks[j], "mut") || isIdent(src, toks[j], "ref")) {
@@ -344,7 +348,7 @@ func (x *extractor) letAt(it *item, toks []token, i int, bound *[]string) int {
 	switch {
 	case isPunct(src, next, ":"):
 		head, _ := readType(src, toks, j+2)
-		it.locals = append(it.locals, local{name: name, typ: head, typed: true})
+		it.Locals = append(it.Locals, resolve.Local{Name: name, Typ: head, Typed: true})
 		return j + 1
 	case isPunct(src, next, "="):
 		k := j + 2
@@ -353,7 +357,7 @@ func (x *extractor) letAt(it *item, toks []token, i int, bound *[]string) int {
 		}
 		if k+1 < len(toks) && toks[k].k == tIdent && isPunct(src, toks[k+1], ".") {
 			if chain, method := recvCall(src, toks, k); method != "" {
-				it.locals = append(it.locals, local{name: name, initRecv: chain, initMethod: method})
+				it.Locals = append(it.Locals, resolve.Local{Name: name, InitRecv: chain, InitMethod: method})
 				return j
 			}
 		}
@@ -361,10 +365,10 @@ func (x *extractor) letAt(it *item, toks []token, i int, bound *[]string) int {
 			segs, e, _ := readPath(src, toks, k)
 			switch {
 			case e < len(toks) && isPunct(src, toks[e], "{") && len(segs) > 0:
-				it.locals = append(it.locals, local{name: name, typ: segs})
+				it.Locals = append(it.Locals, resolve.Local{Name: name, Typ: segs})
 				return j
 			case e < len(toks) && isPunct(src, toks[e], "(") && len(segs) > 0:
-				it.locals = append(it.locals, local{name: name, init: segs})
+				it.Locals = append(it.Locals, resolve.Local{Name: name, Init: segs})
 				return j
 			}
 		}
@@ -395,7 +399,7 @@ func closureStart(src []byte, toks []token, i int) bool {
 
 // closureParams binds the names between the bars at toks[i] and returns
 // the index of the closing bar.
-func (x *extractor) closureParams(it *item, toks []token, i int, bound *[]string) int {
+func (x *extractor) closureParams(it *resolve.Item, toks []token, i int, bound *[]string) int {
 	src := x.src
 	j := i + 1
 	for j < len(toks) && j < i+64 {
@@ -408,7 +412,7 @@ func (x *extractor) closureParams(it *item, toks []token, i int, bound *[]string
 			switch {
 			case isPunct(src, n, ":"):
 				head, e := readType(src, toks, j+2)
-				it.locals = append(it.locals, local{name: tokText(src, t), typ: head, typed: true})
+				it.Locals = append(it.Locals, resolve.Local{Name: tokText(src, t), Typ: head, Typed: true})
 				j = e
 				continue
 			case isPunct(src, n, ",") || isPunct(src, n, "|") || isPunct(src, n, ")"):
@@ -437,5 +441,3 @@ func recvCall(src []byte, toks []token, k int) ([]string, string) {
 	}
 	return nil, ""
 }
-
-func isLower(s string) bool { return s != "" && (s[0] == '_' || ('a' <= s[0] && s[0] <= 'z')) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
 	"github.com/ctxexpand/ctxexpand/index"
 	"github.com/ctxexpand/ctxexpand/index/wire"
 )
@@ -11,7 +12,7 @@ import (
 // Reusing per-file extraction across loads.
 //
 // Files are parsed independently and resolved globally, so what one file
-// says on its own (fileSyntax) is a function of its content and of
+// says on its own (resolve.FileSyntax) is a function of its content and of
 // SkipTests alone. With Options.Cache set, each file's syntax is stored
 // under the hash of its content; a later load reuses it and redoes only
 // resolution, which is cheap. With Options.FileHash as well, an unchanged
@@ -34,28 +35,28 @@ func (opt *Options) fileKey(hash string) index.Key {
 
 // cached returns the record of a file whose content hash is known, or
 // false.
-func (opt *Options) cached(rel, hash string) (parsed, bool) {
+func (opt *Options) cached(rel, hash string) (resolve.Parsed, bool) {
 	if opt.Cache == nil || hash == "" {
-		return parsed{}, false
+		return resolve.Parsed{}, false
 	}
 	data, ok := opt.Cache.Get(opt.fileKey(hash))
 	if !ok {
-		return parsed{}, false
+		return resolve.Parsed{}, false
 	}
 	f, syn, err := decodeRecord(data)
 	if err != nil {
-		return parsed{}, false
+		return resolve.Parsed{}, false
 	}
 	f.Path, f.Hash, f.Lang = rel, hash, analyze.LangRust
 	return finishParsed(f, syn), true
 }
 
 // store keeps a freshly extracted file's record.
-func (opt *Options) store(res parsed) {
-	if opt.Cache == nil || res.syn == nil {
+func (opt *Options) store(res resolve.Parsed) {
+	if opt.Cache == nil || res.Syn == nil {
 		return
 	}
-	opt.Cache.Put(opt.fileKey(res.file.Hash), encodeRecord(res.file, res.syn))
+	opt.Cache.Put(opt.fileKey(res.File.Hash), encodeRecord(res.File, res.Syn))
 }
 
 // nilStrs writes a string list keeping nil apart from empty: the resolver
@@ -83,184 +84,184 @@ func readNilStrs(r *wire.Reader, in wire.Interner) []string {
 	return out
 }
 
-func encodeRecord(f analyze.File, syn *fileSyntax) []byte {
-	w := wire.NewWriter(1024 + 128*len(syn.items))
+func encodeRecord(f analyze.File, syn *resolve.FileSyntax) []byte {
+	w := wire.NewWriter(1024 + 128*len(syn.Items))
 	w.Byte(byte(f.Category))
 	w.Int(f.Size)
-	w.Int(int64(syn.lines))
-	w.Int(int64(syn.errors))
-	w.Int(int64(syn.errLine))
-	w.String(syn.innerDoc)
-	nilStrs(w, syn.problems)
-	encodeUses(w, syn.uses)
-	w.Uint(uint64(len(syn.items)))
-	for i := range syn.items {
-		it := &syn.items[i]
-		w.Byte(byte(it.kind))
-		w.String(it.name)
-		w.String(it.container)
-		w.Int(int64(it.start))
-		w.Int(int64(it.end))
-		w.Int(int64(it.decl))
-		w.String(it.doc)
-		w.String(it.sig)
+	w.Int(int64(syn.Lines))
+	w.Int(int64(syn.Errors))
+	w.Int(int64(syn.ErrLine))
+	w.String(syn.InnerDoc)
+	nilStrs(w, syn.Problems)
+	encodeUses(w, syn.Uses)
+	w.Uint(uint64(len(syn.Items)))
+	for i := range syn.Items {
+		it := &syn.Items[i]
+		w.Byte(byte(it.Kind))
+		w.String(it.Name)
+		w.String(it.Container)
+		w.Int(int64(it.Start))
+		w.Int(int64(it.End))
+		w.Int(int64(it.Decl))
+		w.String(it.Doc)
+		w.String(it.Sig)
 		var flags uint64
-		for bit, v := range []bool{it.exported, it.test, it.cfgTest, it.selfParam, it.external, it.macroExport} {
+		for bit, v := range []bool{it.Exported, it.Test, it.CfgTest, it.SelfParam, it.External, it.MacroExport} {
 			if v {
 				flags |= 1 << bit
 			}
 		}
 		w.Uint(flags)
-		w.Int(int64(it.parent))
-		w.Int(int64(it.mod))
-		nilStrs(w, it.implType)
-		nilStrs(w, it.implTrait)
-		nilStrs(w, it.paths)
-		w.Uint(uint64(len(it.generics)))
-		for _, g := range it.generics {
-			w.String(g.name)
-			w.Uint(uint64(len(g.bounds)))
-			for _, b := range g.bounds {
+		w.Int(int64(it.Parent))
+		w.Int(int64(it.Mod))
+		nilStrs(w, it.ImplType)
+		nilStrs(w, it.ImplTrait)
+		nilStrs(w, it.Paths)
+		w.Uint(uint64(len(it.Generics)))
+		for _, g := range it.Generics {
+			w.String(g.Name)
+			w.Uint(uint64(len(g.Bounds)))
+			for _, b := range g.Bounds {
 				nilStrs(w, b)
 			}
 		}
-		w.Uint(uint64(len(it.locals)))
-		for _, l := range it.locals {
-			w.String(l.name)
-			nilStrs(w, l.typ)
-			w.Bool(l.typed)
-			nilStrs(w, l.init)
-			nilStrs(w, l.initRecv)
-			w.String(l.initMethod)
+		w.Uint(uint64(len(it.Locals)))
+		for _, l := range it.Locals {
+			w.String(l.Name)
+			nilStrs(w, l.Typ)
+			w.Bool(l.Typed)
+			nilStrs(w, l.Init)
+			nilStrs(w, l.InitRecv)
+			w.String(l.InitMethod)
 		}
-		encodeUses(w, it.uses)
-		w.Uint(uint64(len(it.refs)))
-		for _, rf := range it.refs {
-			w.Byte(byte(rf.kind))
-			w.Int(int64(rf.line))
-			nilStrs(w, rf.path)
-			nilStrs(w, rf.recv)
+		encodeUses(w, it.Uses)
+		w.Uint(uint64(len(it.Refs)))
+		for _, rf := range it.Refs {
+			w.Byte(byte(rf.Kind))
+			w.Int(int64(rf.Line))
+			nilStrs(w, rf.Path)
+			nilStrs(w, rf.Recv)
 		}
-		nilStrs(w, it.typ)
-		nilStrs(w, it.ret)
+		nilStrs(w, it.Typ)
+		nilStrs(w, it.Ret)
 	}
 	return w.Bytes()
 }
 
-func encodeUses(w *wire.Writer, uses []useDecl) {
+func encodeUses(w *wire.Writer, uses []resolve.UseDecl) {
 	w.Uint(uint64(len(uses)))
 	for _, u := range uses {
-		nilStrs(w, u.path)
-		w.String(u.alias)
-		w.Bool(u.glob)
-		w.Bool(u.pub)
-		w.Int(int64(u.line))
-		w.Int(int64(u.mod))
-		w.Bool(u.extern)
+		nilStrs(w, u.Path)
+		w.String(u.Alias)
+		w.Bool(u.Glob)
+		w.Bool(u.Pub)
+		w.Int(int64(u.Line))
+		w.Int(int64(u.Mod))
+		w.Bool(u.Extern)
 	}
 }
 
-func decodeUses(r *wire.Reader, in wire.Interner) []useDecl {
+func decodeUses(r *wire.Reader, in wire.Interner) []resolve.UseDecl {
 	n := r.Len(7)
 	if n == 0 {
 		return nil
 	}
-	out := make([]useDecl, n)
+	out := make([]resolve.UseDecl, n)
 	for i := range out {
 		u := &out[i]
-		u.path = readNilStrs(r, in)
-		u.alias = in.String(r)
-		u.glob = r.Bool()
-		u.pub = r.Bool()
-		u.line = int32(r.Int())
-		u.mod = int32(r.Int())
-		u.extern = r.Bool()
+		u.Path = readNilStrs(r, in)
+		u.Alias = in.String(r)
+		u.Glob = r.Bool()
+		u.Pub = r.Bool()
+		u.Line = int32(r.Int())
+		u.Mod = int32(r.Int())
+		u.Extern = r.Bool()
 	}
 	return out
 }
 
-func decodeRecord(data []byte) (analyze.File, *fileSyntax, error) {
+func decodeRecord(data []byte) (analyze.File, *resolve.FileSyntax, error) {
 	r := wire.NewReader(data)
 	in := wire.Interner{}
 	var f analyze.File
 	f.Category = analyze.Category(r.Byte())
 	f.Size = r.Int()
-	syn := &fileSyntax{}
-	syn.lines = int(r.Int())
-	syn.errors = int(r.Int())
-	syn.errLine = int(r.Int())
-	syn.innerDoc = r.String()
-	syn.problems = readNilStrs(r, in)
-	syn.uses = decodeUses(r, in)
+	syn := &resolve.FileSyntax{}
+	syn.Lines = int(r.Int())
+	syn.Errors = int(r.Int())
+	syn.ErrLine = int(r.Int())
+	syn.InnerDoc = r.String()
+	syn.Problems = readNilStrs(r, in)
+	syn.Uses = decodeUses(r, in)
 	n := r.Len(16)
 	if n > 0 {
-		syn.items = make([]item, n)
+		syn.Items = make([]resolve.Item, n)
 	}
 	for i := 0; i < n && r.Err() == nil; i++ {
-		it := &syn.items[i]
-		it.kind = analyze.SymbolKind(r.Byte())
-		it.name = in.String(r)
-		it.container = in.String(r)
-		it.start = int(r.Int())
-		it.end = int(r.Int())
-		it.decl = int(r.Int())
-		it.doc = r.String()
-		it.sig = r.String()
+		it := &syn.Items[i]
+		it.Kind = analyze.SymbolKind(r.Byte())
+		it.Name = in.String(r)
+		it.Container = in.String(r)
+		it.Start = int(r.Int())
+		it.End = int(r.Int())
+		it.Decl = int(r.Int())
+		it.Doc = r.String()
+		it.Sig = r.String()
 		flags := r.Uint()
-		it.exported, it.test, it.cfgTest = flags&1 != 0, flags&2 != 0, flags&4 != 0
-		it.selfParam, it.external, it.macroExport = flags&8 != 0, flags&16 != 0, flags&32 != 0
-		it.parent = int32(r.Int())
-		it.mod = int32(r.Int())
-		if int(it.parent) >= n || int(it.mod) >= n || it.parent < -1 || it.mod < -1 {
+		it.Exported, it.Test, it.CfgTest = flags&1 != 0, flags&2 != 0, flags&4 != 0
+		it.SelfParam, it.External, it.MacroExport = flags&8 != 0, flags&16 != 0, flags&32 != 0
+		it.Parent = int32(r.Int())
+		it.Mod = int32(r.Int())
+		if int(it.Parent) >= n || int(it.Mod) >= n || it.Parent < -1 || it.Mod < -1 {
 			return f, nil, fmt.Errorf("rust record: item %d links outside the file", i)
 		}
-		it.implType = readNilStrs(r, in)
-		it.implTrait = readNilStrs(r, in)
-		it.paths = readNilStrs(r, in)
+		it.ImplType = readNilStrs(r, in)
+		it.ImplTrait = readNilStrs(r, in)
+		it.Paths = readNilStrs(r, in)
 		if ng := r.Len(2); ng > 0 {
-			it.generics = make([]generic, ng)
-			for j := range it.generics {
-				g := &it.generics[j]
-				g.name = in.String(r)
+			it.Generics = make([]resolve.Generic, ng)
+			for j := range it.Generics {
+				g := &it.Generics[j]
+				g.Name = in.String(r)
 				if nb := r.Len(1); nb > 0 {
-					g.bounds = make([][]string, nb)
-					for k := range g.bounds {
-						g.bounds[k] = readNilStrs(r, in)
+					g.Bounds = make([][]string, nb)
+					for k := range g.Bounds {
+						g.Bounds[k] = readNilStrs(r, in)
 					}
 				}
 			}
 		}
 		if nl := r.Len(6); nl > 0 {
-			it.locals = make([]local, nl)
-			for j := range it.locals {
-				l := &it.locals[j]
-				l.name = in.String(r)
-				l.typ = readNilStrs(r, in)
-				l.typed = r.Bool()
-				l.init = readNilStrs(r, in)
-				l.initRecv = readNilStrs(r, in)
-				l.initMethod = in.String(r)
+			it.Locals = make([]resolve.Local, nl)
+			for j := range it.Locals {
+				l := &it.Locals[j]
+				l.Name = in.String(r)
+				l.Typ = readNilStrs(r, in)
+				l.Typed = r.Bool()
+				l.Init = readNilStrs(r, in)
+				l.InitRecv = readNilStrs(r, in)
+				l.InitMethod = in.String(r)
 			}
 		}
-		it.uses = decodeUses(r, in)
+		it.Uses = decodeUses(r, in)
 		if nr := r.Len(4); nr > 0 {
-			it.refs = make([]ref, nr)
-			for j := range it.refs {
-				rf := &it.refs[j]
-				rf.kind = refKind(r.Byte())
-				rf.line = int32(r.Int())
-				rf.path = readNilStrs(r, in)
-				rf.recv = readNilStrs(r, in)
+			it.Refs = make([]resolve.Ref, nr)
+			for j := range it.Refs {
+				rf := &it.Refs[j]
+				rf.Kind = resolve.RefKind(r.Byte())
+				rf.Line = int32(r.Int())
+				rf.Path = readNilStrs(r, in)
+				rf.Recv = readNilStrs(r, in)
 			}
 		}
-		it.typ = readNilStrs(r, in)
-		it.ret = readNilStrs(r, in)
+		it.Typ = readNilStrs(r, in)
+		it.Ret = readNilStrs(r, in)
 	}
 	if err := r.Done(); err != nil {
 		return f, nil, err
 	}
-	for _, u := range syn.uses {
-		if int(u.mod) >= n || u.mod < -1 {
+	for _, u := range syn.Uses {
+		if int(u.Mod) >= n || u.Mod < -1 {
 			return f, nil, fmt.Errorf("rust record: a use links outside the file")
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
 	"github.com/ctxexpand/ctxexpand/index"
 )
 
@@ -43,8 +44,8 @@ func (c *memCache) Put(k index.Key, d []byte) {
 // the cache stores: encode it in cache.go and bump syntaxCodecVersion,
 // then update the counts here.
 func TestCodecCoversEveryField(t *testing.T) {
-	want := map[string]int{"fileSyntax": 7, "item": 25, "useDecl": 7, "ref": 4, "local": 6, "generic": 2}
-	for _, v := range []any{fileSyntax{}, item{}, useDecl{}, ref{}, local{}, generic{}} {
+	want := map[string]int{"FileSyntax": 7, "Item": 25, "UseDecl": 7, "Ref": 4, "Local": 6, "Generic": 2}
+	for _, v := range []any{resolve.FileSyntax{}, resolve.Item{}, resolve.UseDecl{}, resolve.Ref{}, resolve.Local{}, resolve.Generic{}} {
 		typ := reflect.TypeOf(v)
 		if n := typ.NumField(); n != want[typ.Name()] {
 			t.Errorf("%s has %d fields, the codec knows %d: update cache.go and syntaxCodecVersion", typ.Name(), n, want[typ.Name()])
@@ -80,7 +81,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		if diff := cmp.Diff(syn, gotSyn, cmp.AllowUnexported(fileSyntax{}, item{}, useDecl{}, ref{}, local{}, generic{})); diff != "" {
+		if diff := cmp.Diff(syn, gotSyn, cmp.AllowUnexported(resolve.FileSyntax{}, resolve.Item{}, resolve.UseDecl{}, resolve.Ref{}, resolve.Local{}, resolve.Generic{})); diff != "" {
 			t.Errorf("%s: syntax changed in the cache (-want +got):\n%s", p, diff)
 		}
 		if gotF.Category != f.Category || gotF.Size != f.Size {
@@ -164,8 +165,8 @@ func FuzzDecodeRecord(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, it := range syn.items {
-			if int(it.parent) >= len(syn.items) || int(it.mod) >= len(syn.items) {
+		for _, it := range syn.Items {
+			if int(it.Parent) >= len(syn.Items) || int(it.Mod) >= len(syn.Items) {
 				t.Fatal("item links outside the file")
 			}
 		}

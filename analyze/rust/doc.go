@@ -31,11 +31,14 @@
 //     the lexer's view before it is used. Item-level macro bodies that
 //     look like items (cfg_rt! { pub mod runtime; }) are re-parsed in place
 //     so their items and modules are not lost.
-//  4. Resolution: on one goroutine, the module tree from crate roots
+//  4. Resolution (package
+//     [github.com/ctxexpand/ctxexpand/analyze/rust/resolve], which reads
+//     each file's [resolve.FileSyntax] and needs no cgo): on one
+//     goroutine, the module tree from crate roots
 //     through `mod x;` (x.rs or x/mod.rs, #[path], inline modules), use
 //     declarations (groups, globs, renames, pub use re-exports, extern
 //     crates) and impl headers; then every file's references, in parallel
-//     on [Options.Workers] goroutines (parallel.go), which is most of the
+//     on [Options.Workers] goroutines (resolve/parallel.go), which is most of the
 //     resolution's time; then the test links, by name on the same workers;
 //     then the imports.
 //

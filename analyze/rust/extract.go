@@ -6,6 +6,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
 )
 
 // maxMacroDepth bounds how deep item-level macro bodies are re-parsed
@@ -16,14 +17,14 @@ const maxMacroDepth = 6
 // of constants) from flooding the facts.
 const maxItemsPerFile = 200000
 
-// extractor turns one file's syntax tree into a fileSyntax. It walks only
+// extractor turns one file's syntax tree into a resolve.FileSyntax. It walks only
 // the declaration skeleton through tree-sitter (cgo calls are the costly
 // part of a walk); signatures and bodies are read by the lexer.
 type extractor struct {
 	tp         *tsParser
 	src        []byte
 	lineStarts []int32
-	fs         *fileSyntax
+	fs         *resolve.FileSyntax
 	skipTests  bool
 	depth      int
 	toks       []token  // scratch for lexing
@@ -61,7 +62,7 @@ func (p *pending) reset() { *p = pending{start: -1} }
 //
 // Function bodies are left out of the parse when the lexer finds them
 // (skim.go); a file whose skimmed tree cannot be trusted is parsed whole.
-func extract(tp *tsParser, src []byte, skipTests bool) *fileSyntax {
+func extract(tp *tsParser, src []byte, skipTests bool) *resolve.FileSyntax {
 	language()
 	starts := lineStarts(src)
 	if sk := newSkim(src, starts, tp.fileToks(src)); sk != nil {
@@ -76,7 +77,7 @@ func extract(tp *tsParser, src []byte, skipTests bool) *fileSyntax {
 // extractTree parses src, without the function bodies sk lists when sk
 // is set, and walks the tree. ok is false when the skimmed tree was
 // refused (see skim.go); fs is nil when the parse was cancelled or timed out.
-func extractTree(tp *tsParser, src []byte, starts []int32, skipTests bool, sk *skim) (fs *fileSyntax, ok bool) {
+func extractTree(tp *tsParser, src []byte, starts []int32, skipTests bool, sk *skim) (fs *resolve.FileSyntax, ok bool) {
 	var ranges []sitter.Range
 	if sk != nil {
 		ranges = sk.ranges
@@ -90,20 +91,20 @@ func extractTree(tp *tsParser, src []byte, starts []int32, skipTests bool, sk *s
 	if sk != nil && !sk.accept(root, 0, len(src)) {
 		return nil, false
 	}
-	x := &extractor{tp: tp, src: src, fs: &fileSyntax{}, skipTests: skipTests, in: interner{}, skim: sk}
+	x := &extractor{tp: tp, src: src, fs: &resolve.FileSyntax{}, skipTests: skipTests, in: interner{}, skim: sk}
 	x.lineStarts = starts
-	x.fs.lines = len(x.lineStarts)
+	x.fs.Lines = len(x.lineStarts)
 	if len(src) == 0 || src[len(src)-1] == '\n' {
-		x.fs.lines-- // no line after a final newline
+		x.fs.Lines-- // no line after a final newline
 	}
 	if root.HasError() {
 		x.countErrors(root)
 	}
 	x.walkDecls(root, declCtx{parent: -1, mod: -1})
-	x.fs.innerDoc = joinDocs(x.innerDocs)
+	x.fs.InnerDoc = joinDocs(x.innerDocs)
 	for idx, docs := range x.modDocs {
-		m := &x.fs.items[idx]
-		m.doc = joinDoc(m.doc, joinDocs(docs))
+		m := &x.fs.Items[idx]
+		m.Doc = resolve.JoinDoc(m.Doc, joinDocs(docs))
 	}
 	return x.fs, true
 }
@@ -140,9 +141,9 @@ func (x *extractor) countErrors(root *sitter.Node) {
 		descend := false
 		switch {
 		case n.IsError() || n.IsMissing():
-			x.fs.errors++
-			if l := x.line(int(n.StartByte())); x.fs.errLine == 0 || l < x.fs.errLine {
-				x.fs.errLine = l
+			x.fs.Errors++
+			if l := x.line(int(n.StartByte())); x.fs.ErrLine == 0 || l < x.fs.ErrLine {
+				x.fs.ErrLine = l
 			}
 		case n.HasError():
 			descend = true
@@ -182,7 +183,7 @@ func (x *extractor) walkDecls(list *sitter.Node, ctx declCtx) {
 			x.walkDecls(n, ctx)
 			p.reset()
 		default:
-			if len(x.fs.items) < maxItemsPerFile {
+			if len(x.fs.Items) < maxItemsPerFile {
 				x.decl(n, kid, ctx, &p)
 			}
 			p.reset()
@@ -246,21 +247,21 @@ func (x *extractor) newItem(n *sitter.Node, kind analyze.SymbolKind, ctx declCtx
 	if p.start >= 0 && p.start < s {
 		start = p.start
 	}
-	it := item{
-		kind:      kind,
-		container: ctx.container,
-		start:     x.line(start),
-		end:       x.line(e - 1),
-		decl:      x.line(s),
-		doc:       joinDocs(p.docs),
-		exported:  ctx.exported || hasPub(x.src, s, e),
-		test:      test,
-		cfgTest:   cfgTest,
-		parent:    ctx.parent,
-		mod:       ctx.mod,
+	it := resolve.Item{
+		Kind:      kind,
+		Container: ctx.container,
+		Start:     x.line(start),
+		End:       x.line(e - 1),
+		Decl:      x.line(s),
+		Doc:       joinDocs(p.docs),
+		Exported:  ctx.exported || hasPub(x.src, s, e),
+		Test:      test,
+		CfgTest:   cfgTest,
+		Parent:    ctx.parent,
+		Mod:       ctx.mod,
 	}
-	x.fs.items = append(x.fs.items, it)
-	return int32(len(x.fs.items) - 1), true
+	x.fs.Items = append(x.fs.Items, it)
+	return int32(len(x.fs.Items) - 1), true
 }
 
 // setName fills the item's name and declaration line from its name field.
@@ -274,17 +275,17 @@ func (x *extractor) setName(idx int32, n *sitter.Node) bool {
 	if name == "" {
 		return false
 	}
-	it := &x.fs.items[idx]
-	it.name = name
-	it.decl = x.line(s)
+	it := &x.fs.Items[idx]
+	it.Name = name
+	it.Decl = x.line(s)
 	return true
 }
 
 // dropItem removes the last item when it turned out to have no name
 // (error recovery can produce such nodes).
 func (x *extractor) dropItem(idx int32) {
-	if int(idx) == len(x.fs.items)-1 {
-		x.fs.items = x.fs.items[:idx]
+	if int(idx) == len(x.fs.Items)-1 {
+		x.fs.Items = x.fs.Items[:idx]
 	}
 }
 
@@ -315,15 +316,15 @@ func (x *extractor) decl(n *sitter.Node, kid uint16, ctx declCtx, p *pending) {
 		s, e := int(n.StartByte()), int(n.EndByte())
 		x.toks = lex(x.src, s, e, x.toks[:0])
 		for _, u := range parseUse(x.src, x.toks, int32(x.line(s))) {
-			u.mod = ctx.mod
-			x.fs.uses = append(x.fs.uses, u)
+			u.Mod = ctx.mod
+			x.fs.Uses = append(x.fs.Uses, u)
 		}
 	case kinds.externCrate:
 		s, e := int(n.StartByte()), int(n.EndByte())
 		x.toks = lex(x.src, s, e, x.toks[:0])
 		if u, ok := parseExternCrate(x.src, x.toks, int32(x.line(s))); ok {
-			u.mod = ctx.mod
-			x.fs.uses = append(x.fs.uses, u)
+			u.Mod = ctx.mod
+			x.fs.Uses = append(x.fs.Uses, u)
 		}
 	case kinds.foreignMod:
 		if body := n.ChildByFieldId(kinds.fBody); body != nil {

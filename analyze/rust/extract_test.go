@@ -12,6 +12,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
 )
 
 var (
@@ -20,7 +21,7 @@ var (
 )
 
 // extractString runs the extractor on src with a shared parser.
-func extractString(t testing.TB, src string) *fileSyntax {
+func extractString(t testing.TB, src string) *resolve.FileSyntax {
 	t.Helper()
 	testParserMu.Lock()
 	defer testParserMu.Unlock()
@@ -37,27 +38,27 @@ func extractString(t testing.TB, src string) *fileSyntax {
 // checkInvariants verifies what every extraction must satisfy, whatever
 // the input: spans inside the file and ordered, parents before children,
 // text fields valid UTF-8.
-func checkInvariants(t testing.TB, src []byte, fs *fileSyntax) {
+func checkInvariants(t testing.TB, src []byte, fs *resolve.FileSyntax) {
 	t.Helper()
 	lines := strings.Count(string(src), "\n") + 1
-	for i, it := range fs.items {
-		if it.start < 1 || it.start > it.decl || it.decl > it.end || it.end > lines {
-			t.Fatalf("item %d %q: span %d-%d decl %d outside 1-%d", i, it.name, it.start, it.end, it.decl, lines)
+	for i, it := range fs.Items {
+		if it.Start < 1 || it.Start > it.Decl || it.Decl > it.End || it.End > lines {
+			t.Fatalf("item %d %q: span %d-%d decl %d outside 1-%d", i, it.Name, it.Start, it.End, it.Decl, lines)
 		}
-		if it.parent >= int32(i) || it.mod >= int32(i) {
-			t.Fatalf("item %d %q: parent %d, mod %d not before it", i, it.name, it.parent, it.mod)
+		if it.Parent >= int32(i) || it.Mod >= int32(i) {
+			t.Fatalf("item %d %q: parent %d, mod %d not before it", i, it.Name, it.Parent, it.Mod)
 		}
-		for _, s := range []string{it.name, it.container, it.doc, it.sig} {
+		for _, s := range []string{it.Name, it.Container, it.Doc, it.Sig} {
 			if !utf8.ValidString(s) {
 				t.Fatalf("item %d: invalid UTF-8 in %q", i, s)
 			}
 		}
-		if it.name == "" && it.kind != analyze.KindImpl {
-			t.Fatalf("item %d of kind %s has no name", i, it.kind)
+		if it.Name == "" && it.Kind != analyze.KindImpl {
+			t.Fatalf("item %d of kind %s has no name", i, it.Kind)
 		}
 	}
-	if fs.errors > 0 && (fs.errLine < 1 || fs.errLine > lines) {
-		t.Fatalf("error line %d outside 1-%d", fs.errLine, lines)
+	if fs.Errors > 0 && (fs.ErrLine < 1 || fs.ErrLine > lines) {
+		t.Fatalf("error line %d outside 1-%d", fs.ErrLine, lines)
 	}
 }
 
@@ -108,8 +109,8 @@ func TestExtractInvariantsOnSamples(t *testing.T) {
 		}
 		fs := extractString(t, string(src))
 		checkInvariants(t, src, fs)
-		if fs.errors != 0 {
-			t.Errorf("%s: %d syntax errors in a file that compiles", p, fs.errors)
+		if fs.Errors != 0 {
+			t.Errorf("%s: %d syntax errors in a file that compiles", p, fs.Errors)
 		}
 	}
 }
@@ -147,8 +148,8 @@ fn f() {}
 `
 	fs := extractString(t, src)
 	got := map[string]string{}
-	for _, it := range fs.items {
-		got[it.name] = it.doc
+	for _, it := range fs.Items {
+		got[it.Name] = it.Doc
 	}
 	want := map[string]string{
 		"a": "Line doc.\n\nSecond paragraph.",
@@ -161,12 +162,12 @@ fn f() {}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("docs (-want +got):\n%s", diff)
 	}
-	if fs.innerDoc != "Crate docs,\ntwo lines." {
-		t.Errorf("inner doc %q", fs.innerDoc)
+	if fs.InnerDoc != "Crate docs,\ntwo lines." {
+		t.Errorf("inner doc %q", fs.InnerDoc)
 	}
-	for _, it := range fs.items {
-		if it.name == "f" && (it.start != 25 || it.decl != 28) {
-			t.Errorf("f spans %d (decl %d), want 25 (decl 28): doc, comment and attribute belong to it", it.start, it.decl)
+	for _, it := range fs.Items {
+		if it.Name == "f" && (it.Start != 25 || it.Decl != 28) {
+			t.Errorf("f spans %d (decl %d), want 25 (decl 28): doc, comment and attribute belong to it", it.Start, it.Decl)
 		}
 	}
 }
@@ -186,8 +187,8 @@ func TestTestAttributes(t *testing.T) {
 `
 	fs := extractString(t, src)
 	got := map[string][2]bool{}
-	for _, it := range fs.items {
-		got[it.name] = [2]bool{it.test, it.cfgTest}
+	for _, it := range fs.Items {
+		got[it.Name] = [2]bool{it.Test, it.CfgTest}
 	}
 	want := map[string][2]bool{
 		"t1": {true, false}, "t2": {true, false}, "t3": {true, false}, "t4": {true, false},
@@ -204,12 +205,12 @@ func TestTestAttributes(t *testing.T) {
 func TestErrorRecovery(t *testing.T) {
 	src := "fn good_one() {}\n\nimpl Broken for {{{ fn x( }\n\nstruct Also;\n\nfn good_two() { good_one() }\n"
 	fs := extractString(t, src)
-	if fs.errors == 0 || fs.errLine != 3 {
-		t.Errorf("errors=%d at line %d, want some at line 3", fs.errors, fs.errLine)
+	if fs.Errors == 0 || fs.ErrLine != 3 {
+		t.Errorf("errors=%d at line %d, want some at line 3", fs.Errors, fs.ErrLine)
 	}
 	names := map[string]bool{}
-	for _, it := range fs.items {
-		names[it.name] = true
+	for _, it := range fs.Items {
+		names[it.Name] = true
 	}
 	for _, n := range []string{"good_one", "good_two"} {
 		if !names[n] {
@@ -240,8 +241,8 @@ json! { "fn": "not rust" }
 		Doc        string
 	}
 	got := map[string]pos{}
-	for _, it := range fs.items {
-		got[it.name] = pos{it.kind.String(), it.start, it.end, it.doc}
+	for _, it := range fs.Items {
+		got[it.Name] = pos{it.Kind.String(), it.Start, it.End, it.Doc}
 	}
 	want := map[string]pos{
 		"in_a": {"func", 2, 3, "Doc inside."},
@@ -251,8 +252,8 @@ json! { "fn": "not rust" }
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("items (-want +got):\n%s", diff)
 	}
-	if fs.errors != 0 {
-		t.Errorf("macro bodies counted as syntax errors: %d", fs.errors)
+	if fs.Errors != 0 {
+		t.Errorf("macro bodies counted as syntax errors: %d", fs.Errors)
 	}
 }
 
@@ -277,7 +278,7 @@ func TestParsePathsAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		a, b := extract(viaC, src, false), extract(viaGo, src, false)
-		opts := cmp.AllowUnexported(fileSyntax{}, item{}, ref{}, useDecl{}, generic{}, local{})
+		opts := cmp.AllowUnexported(resolve.FileSyntax{}, resolve.Item{}, resolve.Ref{}, resolve.UseDecl{}, resolve.Generic{}, resolve.Local{})
 		if diff := cmp.Diff(b, a, opts); diff != "" {
 			t.Errorf("%s: C path differs from go-tree-sitter's (-go +c):\n%s", p, diff)
 		}

@@ -4,6 +4,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
 )
 
 // function records a fn item (with a body) or signature (trait method,
@@ -36,7 +37,7 @@ func (x *extractor) head(n, body *sitter.Node, idx int32) int {
 	if body != nil {
 		end = int(body.StartByte())
 	}
-	x.fs.items[idx].sig = signature(x.src, s, end)
+	x.fs.Items[idx].Sig = signature(x.src, s, end)
 	x.toks = lex(x.src, s, end, x.toks[:0])
 	x.scanSignature(idx, x.toks)
 	return end
@@ -54,8 +55,8 @@ func (x *extractor) structure(n *sitter.Node, kind analyze.SymbolKind, ctx declC
 	}
 	x.head(n, body, idx)
 	if body != nil {
-		it := x.fs.items[idx]
-		x.walkFields(body, idx, it.name, declCtx{parent: idx, mod: ctx.mod, cfgTest: it.cfgTest})
+		it := x.fs.Items[idx]
+		x.walkFields(body, idx, it.Name, declCtx{parent: idx, mod: ctx.mod, cfgTest: it.CfgTest})
 	}
 }
 
@@ -96,10 +97,10 @@ func (x *extractor) field(n *sitter.Node, parent int32, container string, ctx de
 		return
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
-	x.fs.items[idx].sig = signature(x.src, s, e)
+	x.fs.Items[idx].Sig = signature(x.src, s, e)
 	if t := n.ChildByFieldId(kinds.fType); t != nil {
 		x.toks = lex(x.src, int(t.StartByte()), int(t.EndByte()), x.toks[:0])
-		x.fs.items[idx].typ = typeHead(x.src, x.toks)
+		x.fs.Items[idx].Typ = typeHead(x.src, x.toks)
 		x.scanTypes(idx, x.toks)
 	}
 }
@@ -115,8 +116,8 @@ func (x *extractor) enumeration(n *sitter.Node, ctx declCtx, p *pending) {
 	if body == nil {
 		return
 	}
-	enum := x.fs.items[idx]
-	vctx := declCtx{parent: idx, mod: ctx.mod, container: enum.name, exported: enum.exported, cfgTest: enum.cfgTest}
+	enum := x.fs.Items[idx]
+	vctx := declCtx{parent: idx, mod: ctx.mod, container: enum.Name, exported: enum.Exported, cfgTest: enum.CfgTest}
 	c := body.Walk()
 	defer c.Close()
 	if !c.GotoFirstChild() {
@@ -149,14 +150,14 @@ func (x *extractor) variant(n *sitter.Node, ctx declCtx, p *pending) {
 		return
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
-	x.fs.items[idx].sig = signature(x.src, s, e)
+	x.fs.Items[idx].Sig = signature(x.src, s, e)
 	body := n.ChildByFieldId(kinds.fBody)
 	if body == nil {
 		return
 	}
 	if body.KindId() == kinds.fieldDeclList {
-		v := x.fs.items[idx]
-		x.walkFields(body, idx, v.container+"::"+v.name, declCtx{parent: idx, mod: ctx.mod, cfgTest: v.cfgTest})
+		v := x.fs.Items[idx]
+		x.walkFields(body, idx, v.Container+"::"+v.Name, declCtx{parent: idx, mod: ctx.mod, cfgTest: v.CfgTest})
 		return
 	}
 	x.toks = lex(x.src, int(body.StartByte()), int(body.EndByte()), x.toks[:0])
@@ -172,8 +173,8 @@ func (x *extractor) trait(n *sitter.Node, ctx declCtx, p *pending) {
 	body := n.ChildByFieldId(kinds.fBody)
 	x.head(n, body, idx)
 	if body != nil {
-		t := x.fs.items[idx]
-		x.walkDecls(body, declCtx{parent: idx, mod: ctx.mod, container: t.name, inTrait: true, exported: t.exported, cfgTest: t.cfgTest})
+		t := x.fs.Items[idx]
+		x.walkDecls(body, declCtx{parent: idx, mod: ctx.mod, container: t.Name, inTrait: true, exported: t.Exported, cfgTest: t.CfgTest})
 	}
 }
 
@@ -194,23 +195,23 @@ func (x *extractor) impl(n *sitter.Node, ctx declCtx, p *pending) {
 	ts, te := int(typ.StartByte()), int(typ.EndByte())
 	x.toks = lex(x.src, ts, te, x.toks[:0])
 	selfName := typeDisplay(x.src, x.toks)
-	it := &x.fs.items[idx]
-	it.implType = typeHead(x.src, x.toks)
-	it.name = selfName
-	it.decl = x.line(ts)
-	it.exported = false
+	it := &x.fs.Items[idx]
+	it.ImplType = typeHead(x.src, x.toks)
+	it.Name = selfName
+	it.Decl = x.line(ts)
+	it.Exported = false
 	traitImpl := false
 	if tr := n.ChildByFieldId(kinds.fTrait); tr != nil {
 		x.toks = lex(x.src, int(tr.StartByte()), int(tr.EndByte()), x.toks[:0])
-		it.implTrait = typeHead(x.src, x.toks)
-		it.name = collapse(x.src, int(tr.StartByte()), int(tr.EndByte())) + " for " + selfName
+		it.ImplTrait = typeHead(x.src, x.toks)
+		it.Name = collapse(x.src, int(tr.StartByte()), int(tr.EndByte())) + " for " + selfName
 		traitImpl = true
 	}
 	body := n.ChildByFieldId(kinds.fBody)
 	x.head(n, body, idx)
 	if body != nil {
-		im := x.fs.items[idx]
-		x.walkDecls(body, declCtx{parent: idx, mod: ctx.mod, container: selfName, inImpl: true, traitImpl: traitImpl, exported: traitImpl, cfgTest: im.cfgTest})
+		im := x.fs.Items[idx]
+		x.walkDecls(body, declCtx{parent: idx, mod: ctx.mod, container: selfName, inImpl: true, traitImpl: traitImpl, exported: traitImpl, cfgTest: im.CfgTest})
 	}
 }
 
@@ -222,16 +223,16 @@ func (x *extractor) module(n *sitter.Node, ctx declCtx, p *pending) {
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
 	body := n.ChildByFieldId(kinds.fBody)
-	it := &x.fs.items[idx]
-	it.paths = p.attrs.paths
+	it := &x.fs.Items[idx]
+	it.Paths = p.attrs.paths
 	if body == nil {
-		it.external = true
-		it.sig = signature(x.src, s, e)
+		it.External = true
+		it.Sig = signature(x.src, s, e)
 		return
 	}
-	it.sig = signature(x.src, s, int(body.StartByte()))
-	m := x.fs.items[idx]
-	x.walkDecls(body, declCtx{parent: idx, mod: idx, cfgTest: m.cfgTest})
+	it.Sig = signature(x.src, s, int(body.StartByte()))
+	m := x.fs.Items[idx]
+	x.walkDecls(body, declCtx{parent: idx, mod: idx, cfgTest: m.CfgTest})
 }
 
 // macroRules records a macro_rules! definition and what its rules mention.
@@ -240,10 +241,10 @@ func (x *extractor) macroRules(n *sitter.Node, ctx declCtx, p *pending) {
 	if !ok {
 		return
 	}
-	it := &x.fs.items[idx]
-	it.macroExport = p.attrs.macroExport
-	it.exported = it.macroExport
-	it.sig = "macro_rules! " + it.name
+	it := &x.fs.Items[idx]
+	it.MacroExport = p.attrs.macroExport
+	it.Exported = it.MacroExport
+	it.Sig = "macro_rules! " + it.Name
 	s, e := int(n.StartByte()), int(n.EndByte())
 	x.toks = lex(x.src, s, e, x.toks[:0])
 	// Skip `macro_rules ! name` and read the rules as code.
@@ -273,10 +274,10 @@ func (x *extractor) valueOrAlias(n *sitter.Node, kid uint16, ctx declCtx, p *pen
 		return
 	}
 	s, e := int(n.StartByte()), int(n.EndByte())
-	x.fs.items[idx].sig = signature(x.src, s, e)
+	x.fs.Items[idx].Sig = signature(x.src, s, e)
 	if t := n.ChildByFieldId(kinds.fType); t != nil {
 		x.toks = lex(x.src, int(t.StartByte()), int(t.EndByte()), x.toks[:0])
-		x.fs.items[idx].typ = typeHead(x.src, x.toks)
+		x.fs.Items[idx].Typ = typeHead(x.src, x.toks)
 	}
 	x.toks = lex(x.src, s, e, x.toks[:0])
 	if kind == analyze.KindConst || kind == analyze.KindStatic {
@@ -300,8 +301,8 @@ func (x *extractor) itemMacro(n *sitter.Node, ctx declCtx, p *pending) {
 		ms := int(n.StartByte())
 		x.toks = lex(x.src, ms, s, x.toks[:0])
 		if path, ok := macroPath(x.src, x.toks); ok {
-			it := &x.fs.items[ctx.parent]
-			it.refs = append(it.refs, ref{kind: refMacro, line: int32(x.line(ms)), path: path})
+			it := &x.fs.Items[ctx.parent]
+			it.Refs = append(it.Refs, resolve.Ref{Kind: resolve.RefMacro, Line: int32(x.line(ms)), Path: path})
 		}
 	}
 	if e <= s || x.depth >= maxMacroDepth || !looksLikeItems(x.src, s, e) {

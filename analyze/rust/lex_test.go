@@ -71,7 +71,7 @@ func TestParseUse(t *testing.T) {
 		src := []byte(tt.src)
 		var got []leaf
 		for _, u := range parseUse(src, lex(src, 0, len(src), nil), 1) {
-			got = append(got, leaf{strings.Join(u.path, "::"), u.alias, u.glob, u.pub})
+			got = append(got, leaf{strings.Join(u.Path, "::"), u.Alias, u.Glob, u.Pub})
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("parseUse(%q) (-want +got):\n%s", tt.src, diff)
@@ -134,10 +134,10 @@ func TestScanBodyRefs(t *testing.T) {
 }`
 	fs := extractString(t, src)
 	var got []string
-	for _, r := range fs.items[0].refs {
-		s := []string{"", "type", "call", "value", "method", "macro"}[r.kind] + " " + strings.Join(r.path, "::")
-		if r.recv != nil {
-			s += " recv=" + strings.Join(r.recv, ".")
+	for _, r := range fs.Items[0].Refs {
+		s := []string{"", "type", "call", "value", "method", "macro"}[r.Kind] + " " + strings.Join(r.Path, "::")
+		if r.Recv != nil {
+			s += " recv=" + strings.Join(r.Recv, ".")
 		}
 		got = append(got, s)
 	}
@@ -170,8 +170,8 @@ func TestScanBodyRefs(t *testing.T) {
 		t.Errorf("refs (-want +got):\n%s", diff)
 	}
 	var locals []string
-	for _, l := range fs.items[0].locals {
-		locals = append(locals, l.name+":"+strings.Join(l.typ, "::")+":"+strings.Join(l.init, "::")+":"+l.initMethod)
+	for _, l := range fs.Items[0].Locals {
+		locals = append(locals, l.Name+":"+strings.Join(l.Typ, "::")+":"+strings.Join(l.Init, "::")+":"+l.InitMethod)
 	}
 	wantLocals := []string{"svc:Service::", "n:::", "user:::find", "x:Local::"}
 	if diff := cmp.Diff(wantLocals, locals); diff != "" {

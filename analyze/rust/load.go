@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -18,6 +17,7 @@ import (
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/rust/cargo"
+	"github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
 )
 
 // Options configures Load. The zero value loads everything with the
@@ -117,7 +117,7 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 	if opt.Progress != nil {
 		opt.Progress("rust: resolving names", 0, 0)
 	}
-	resolveParsed(ctx, facts, results, pkgs, opt.Workers)
+	resolve.Resolve(ctx, facts, results, pkgs, opt.Workers)
 	if ctx.Err() != nil {
 		facts.Partial = true
 		facts.Problemf(analyze.ProblemLimit, "", 0, "load stopped early (%v); the facts are partial", ctx.Err())
@@ -126,92 +126,15 @@ func Load(ctx context.Context, root string, opt Options) (*analyze.Facts, error)
 	return facts, nil
 }
 
-// resolveParsed adds the parsed files to facts and resolves them with up
-// to workers goroutines (0 means GOMAXPROCS). results are only read.
-func resolveParsed(ctx context.Context, facts *analyze.Facts, results []parsed, pkgs map[string]*cargo.Package, workers int) {
-	r := newResolver(facts, facts.Root)
-	r.workers = workers
-	if r.workers <= 0 {
-		r.workers = runtime.GOMAXPROCS(0)
-	}
-	nFiles, nSyms := 0, 0
-	for _, res := range results {
-		if res.syn != nil {
-			nFiles++
-			nSyms += len(res.syn.items)
-		}
-	}
-	facts.Files = slices.Grow(facts.Files, nFiles)
-	facts.Symbols = slices.Grow(facts.Symbols, nSyms)
-	for _, res := range results {
-		facts.Problems = append(facts.Problems, res.problems...)
-		if res.syn != nil {
-			r.addFile(res.file, res.syn)
-		}
-	}
-	r.run(ctx, pkgs)
-}
-
-// run resolves the parsed files. A panic here is a defect of the loader,
-// not of the input; it is turned into a problem and the facts gathered so
-// far are kept, so that no repository can crash the caller.
-func (r *resolver) run(ctx context.Context, pkgs map[string]*cargo.Package) {
-	defer func() {
-		if v := recover(); v != nil {
-			r.facts.Partial = true
-			r.problemf(analyze.ProblemLoad, "", 0, "internal error while resolving names, facts are partial (please report): %v", v)
-		}
-	}()
-	r.setupCrates(pkgs)
-	r.buildTree()
-	r.declare()
-	r.describeFiles()
-	r.index()
-	r.structural()
-	if r.references(ctx) {
-		r.linkTests(ctx)
-	}
-	r.emitImports()
-}
-
-// describeFiles fills each file's module path and crate name, and hands a
-// module file's inner documentation (//!) to the mod item declaring it.
-func (r *resolver) describeFiles() {
-	for fi, fd := range r.files {
-		f := &r.facts.Files[fi]
-		if fd.mod == nil {
-			continue
-		}
-		f.Package = fd.mod.path
-		f.PkgName = fd.crate.name
-		f.Degraded = fd.orphan
-		if fd.orphan {
-			r.problemf(analyze.ProblemDegraded, fd.path, 0,
-				"not reached from any crate root through mod declarations; its module path %s is inferred from its location", fd.mod.path)
-		}
-		if doc := fd.syn.innerDoc; doc != "" && fd.mod.decl != analyze.NoSym && !fd.orphan {
-			d := &r.facts.Symbols[fd.mod.decl]
-			d.Doc = joinDoc(d.Doc, doc)
-		}
-	}
-}
-
-// parsed is the outcome for one file.
-type parsed struct {
-	file     analyze.File
-	syn      *fileSyntax
-	problems []analyze.Problem
-}
-
 // parseAll reads and extracts every file on a bounded pool of workers,
 // each with its own parser. Results keep the order of paths.
-func parseAll(ctx context.Context, root string, paths []string, opt Options) []parsed {
+func parseAll(ctx context.Context, root string, paths []string, opt Options) []resolve.Parsed {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, max(1, len(paths)))
-	results := make([]parsed, len(paths))
+	results := make([]resolve.Parsed, len(paths))
 
 	var mu sync.Mutex
 	var all []*tsParser
@@ -277,10 +200,10 @@ func parseAll(ctx context.Context, root string, paths []string, opt Options) []p
 }
 
 // parseOne reads and extracts one file. broken reports a recovered panic.
-func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) (res parsed, broken bool) {
+func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) (res resolve.Parsed, broken bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			res = parsed{problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel,
+			res = resolve.Parsed{Problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel,
 				Msg: fmt.Sprintf("internal error while parsing, file skipped: %v", v)}}}
 			broken = true
 		}
@@ -296,7 +219,7 @@ func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) 
 	}
 	src, err := readListed(root, rel, opt.MaxFileSize)
 	if err != nil {
-		return parsed{problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel, Msg: skipReason(err)}}}, false
+		return resolve.Parsed{Problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel, Msg: skipReason(err)}}}, false
 	}
 	sum := sha256.Sum256(src)
 	hash := hex.EncodeToString(sum[:])
@@ -315,9 +238,9 @@ func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) 
 	syn := extract(tp, src, opt.SkipTests)
 	if syn == nil {
 		if ctx.Err() != nil {
-			return parsed{}, false
+			return resolve.Parsed{}, false
 		}
-		return parsed{problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel,
+		return resolve.Parsed{Problems: []analyze.Problem{{Kind: analyze.ProblemSkipped, Path: rel,
 			Msg: fmt.Sprintf("parsing took longer than %v; file skipped", parseTimeout)}}}, false
 	}
 	res = finishParsed(analyze.File{Path: rel, Lang: analyze.LangRust, Category: cat, Size: int64(len(src)), Hash: hash}, syn)
@@ -327,12 +250,12 @@ func parseOne(ctx context.Context, tp *tsParser, root, rel string, opt Options) 
 
 // finishParsed completes a file's outcome from its extraction: the
 // counts the syntax gives and the problem of a file with syntax errors.
-func finishParsed(f analyze.File, syn *fileSyntax) parsed {
-	f.Lines, f.Errors = syn.lines, syn.errors
-	res := parsed{file: f, syn: syn}
-	if syn.errors > 0 {
-		res.problems = append(res.problems, analyze.Problem{Kind: analyze.ProblemSyntax, Path: f.Path, Line: syn.errLine,
-			Msg: fmt.Sprintf("tree-sitter could not parse %d region(s), the first here (invalid Rust, or syntax newer than the grammar); declarations outside them are kept", syn.errors)})
+func finishParsed(f analyze.File, syn *resolve.FileSyntax) resolve.Parsed {
+	f.Lines, f.Errors = syn.Lines, syn.Errors
+	res := resolve.Parsed{File: f, Syn: syn}
+	if syn.Errors > 0 {
+		res.Problems = append(res.Problems, analyze.Problem{Kind: analyze.ProblemSyntax, Path: f.Path, Line: syn.ErrLine,
+			Msg: fmt.Sprintf("tree-sitter could not parse %d region(s), the first here (invalid Rust, or syntax newer than the grammar); declarations outside them are kept", syn.Errors)})
 	}
 	return res
 }

@@ -1,12 +1,14 @@
 package rust
 
+import "github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
+
 // scanSignature reads the header of an item (everything before its body):
 // generic parameters with their bounds, the where clause, the parameters of
 // a function (as typed locals, and whether one is self) and every type
 // mentioned, as refType references.
 func (x *extractor) scanSignature(idx int32, toks []token) {
 	src := x.src
-	it := &x.fs.items[idx]
+	it := &x.fs.Items[idx]
 	k := 0
 	for k < len(toks) {
 		t := toks[k]
@@ -31,12 +33,12 @@ found:
 	if after < len(toks) && isPunct(src, toks[after], "<") {
 		end := skipAngle(src, toks, after)
 		if end > after {
-			it.generics = append(it.generics, parseGenerics(src, toks[after+1:end-1])...)
+			it.Generics = append(it.Generics, parseGenerics(src, toks[after+1:end-1])...)
 		}
 	}
 	for w := after; w < len(toks); w++ {
 		if isIdent(src, toks[w], "where") {
-			it.generics = mergeGenerics(it.generics, parseWhere(src, toks[w+1:]))
+			it.Generics = mergeGenerics(it.Generics, parseWhere(src, toks[w+1:]))
 			break
 		}
 	}
@@ -52,7 +54,7 @@ found:
 			x.parseParams(it, toks[p+1:max(p+1, end-1)])
 			if end < len(toks) && isPunct(src, toks[end], "->") {
 				_, e := readType(src, toks, end+1)
-				it.ret = returnHead(src, toks[end+1:e])
+				it.Ret = returnHead(src, toks[end+1:e])
 			}
 		}
 	}
@@ -63,8 +65,8 @@ found:
 }
 
 // parseGenerics reads the inside of <…> after an item name or impl.
-func parseGenerics(src []byte, toks []token) []generic {
-	var out []generic
+func parseGenerics(src []byte, toks []token) []resolve.Generic {
+	var out []resolve.Generic
 	i := 0
 	for i < len(toks) {
 		t := toks[i]
@@ -73,14 +75,14 @@ func parseGenerics(src []byte, toks []token) []generic {
 			i = skipToComma(src, toks, i)
 		case isIdent(src, t, "const"):
 			if i+1 < len(toks) && toks[i+1].k == tIdent {
-				out = append(out, generic{name: tokText(src, toks[i+1])})
+				out = append(out, resolve.Generic{Name: tokText(src, toks[i+1])})
 			}
 			i = skipToComma(src, toks, i)
 		case t.k == tIdent:
-			g := generic{name: tokText(src, t)}
+			g := resolve.Generic{Name: tokText(src, t)}
 			i++
 			if i < len(toks) && isPunct(src, toks[i], ":") {
-				g.bounds, i = readBounds(src, toks, i+1)
+				g.Bounds, i = readBounds(src, toks, i+1)
 			}
 			out = append(out, g)
 			i = skipToComma(src, toks, i)
@@ -92,8 +94,8 @@ func parseGenerics(src []byte, toks []token) []generic {
 }
 
 // parseWhere reads `T: A + B, U: C` up to the end of the tokens or a `{`.
-func parseWhere(src []byte, toks []token) []generic {
-	var out []generic
+func parseWhere(src []byte, toks []token) []resolve.Generic {
+	var out []resolve.Generic
 	i := 0
 	for i < len(toks) {
 		if isPunct(src, toks[i], "{") || isPunct(src, toks[i], ";") {
@@ -104,8 +106,8 @@ func parseWhere(src []byte, toks []token) []generic {
 			continue
 		}
 		if toks[i].k == tIdent && i+1 < len(toks) && isPunct(src, toks[i+1], ":") {
-			g := generic{name: tokText(src, toks[i])}
-			g.bounds, i = readBounds(src, toks, i+2)
+			g := resolve.Generic{Name: tokText(src, toks[i])}
+			g.Bounds, i = readBounds(src, toks, i+2)
 			out = append(out, g)
 		}
 		i = skipToComma(src, toks, i)
@@ -114,12 +116,12 @@ func parseWhere(src []byte, toks []token) []generic {
 }
 
 // mergeGenerics adds the bounds in more to the parameters of the same name.
-func mergeGenerics(gs, more []generic) []generic {
+func mergeGenerics(gs, more []resolve.Generic) []resolve.Generic {
 	for _, m := range more {
 		found := false
 		for i := range gs {
-			if gs[i].name == m.name {
-				gs[i].bounds = append(gs[i].bounds, m.bounds...)
+			if gs[i].Name == m.Name {
+				gs[i].Bounds = append(gs[i].Bounds, m.Bounds...)
 				found = true
 				break
 			}
@@ -151,7 +153,7 @@ func skipToComma(src []byte, toks []token, i int) int {
 
 // parseParams reads a function's parameter list: `&self`, `mut self`,
 // `self: Box<Self>`, `email: &str`, `(a, b): (A, B)`.
-func (x *extractor) parseParams(it *item, toks []token) {
+func (x *extractor) parseParams(it *resolve.Item, toks []token) {
 	src := x.src
 	i := 0
 	first := true
@@ -172,10 +174,10 @@ func (x *extractor) parseParams(it *item, toks []token) {
 		}
 		if j < len(p) && isIdent(src, p[j], "self") {
 			if first {
-				it.selfParam = true
+				it.SelfParam = true
 			}
 		} else if j < len(p) && p[j].k == tIdent && j+1 < len(p) && isPunct(src, p[j+1], ":") {
-			it.locals = append(it.locals, local{name: tokText(src, p[j]), typ: typeHead(src, p[j+2:]), typed: true})
+			it.Locals = append(it.Locals, resolve.Local{Name: tokText(src, p[j]), Typ: typeHead(src, p[j+2:]), Typed: true})
 		}
 		first = false
 		if end <= i {
@@ -189,7 +191,7 @@ func (x *extractor) parseParams(it *item, toks []token) {
 // label something (followed by a single `:`) and keywords are skipped.
 func (x *extractor) scanTypes(idx int32, toks []token) {
 	src := x.src
-	it := &x.fs.items[idx]
+	it := &x.fs.Items[idx]
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.k != tIdent && !(isPunct(src, t, "::") && i+1 < len(toks) && toks[i+1].k == tIdent) {
@@ -210,11 +212,11 @@ func (x *extractor) scanTypes(idx int32, toks []token) {
 		}
 		isLabel := len(segs) == 1 && j < len(toks) && isPunct(src, toks[j], ":")
 		if len(segs) > 0 && !isLabel {
-			it.refs = append(it.refs, ref{kind: refType, line: int32(x.line(int(t.s))), path: segs})
+			it.Refs = append(it.Refs, resolve.Ref{Kind: resolve.RefType, Line: int32(x.line(int(t.s))), Path: segs})
 		}
 		for _, r := range skipped {
 			x.scanTypes(idx, toks[r[0]:r[1]])
-			it = &x.fs.items[idx]
+			it = &x.fs.Items[idx]
 		}
 		i = j - 1
 	}

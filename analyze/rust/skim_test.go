@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	"golang.org/x/tools/txtar"
+
+	"github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
 )
 
 // TestFnBodies checks which spans the lexer takes for function bodies.
@@ -101,10 +103,10 @@ func TestSkimAgrees(t *testing.T) {
 			skimmed++
 		}
 		got := extract(tp, src, false)
-		if whole.errors > 0 {
+		if whole.Errors > 0 {
 			continue // errors inside bodies go unseen (TestSkimHidesBodyErrors)
 		}
-		opts := cmp.AllowUnexported(fileSyntax{}, item{}, ref{}, useDecl{}, generic{}, local{})
+		opts := cmp.AllowUnexported(resolve.FileSyntax{}, resolve.Item{}, resolve.Ref{}, resolve.UseDecl{}, resolve.Generic{}, resolve.Local{})
 		if diff := cmp.Diff(whole, got, opts); diff != "" {
 			t.Errorf("%s: skimmed extraction differs from the whole parse's (-whole +skim):\n%s", name, diff)
 		}
@@ -119,12 +121,12 @@ func TestSkimAgrees(t *testing.T) {
 // those of a clean parse; an error outside bodies still is.
 func TestSkimHidesBodyErrors(t *testing.T) {
 	fs := extractString(t, "fn a() {\n    let x = ;\n    str![[r#\"text\"#]];\n}\nfn b() {}\n")
-	if fs.errors != 0 || len(fs.items) != 2 || fs.items[0].end != 4 {
-		t.Errorf("body error: errors=%d items=%d (first ends at %d); want no error and both functions whole", fs.errors, len(fs.items), fs.items[0].end)
+	if fs.Errors != 0 || len(fs.Items) != 2 || fs.Items[0].End != 4 {
+		t.Errorf("body error: errors=%d items=%d (first ends at %d); want no error and both functions whole", fs.Errors, len(fs.Items), fs.Items[0].End)
 	}
 	fs = extractString(t, "fn a() { x() }\nimpl Broken for {{{ fn x( }\nstruct Also;\n")
-	if fs.errors == 0 || fs.errLine != 2 {
-		t.Errorf("error outside bodies: errors=%d at line %d, want some at line 2", fs.errors, fs.errLine)
+	if fs.Errors == 0 || fs.ErrLine != 2 {
+		t.Errorf("error outside bodies: errors=%d at line %d, want some at line 2", fs.Errors, fs.ErrLine)
 	}
 }
 
@@ -143,7 +145,7 @@ func FuzzSkim(f *testing.F) {
 			f.Add(b)
 		}
 	}
-	opts := cmp.AllowUnexported(fileSyntax{}, item{}, ref{}, useDecl{}, generic{}, local{})
+	opts := cmp.AllowUnexported(resolve.FileSyntax{}, resolve.Item{}, resolve.Ref{}, resolve.UseDecl{}, resolve.Generic{}, resolve.Local{})
 	f.Fuzz(func(t *testing.T, src []byte) {
 		testParserMu.Lock()
 		defer testParserMu.Unlock()
@@ -152,7 +154,7 @@ func FuzzSkim(f *testing.F) {
 		}
 		whole, _ := extractTree(testParser, src, lineStarts(src), false, nil)
 		got := extract(testParser, src, false)
-		if whole == nil || got == nil || whole.errors > 0 {
+		if whole == nil || got == nil || whole.Errors > 0 {
 			return
 		}
 		if tree := testParser.parse(src, nil); tree != nil {

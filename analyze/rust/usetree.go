@@ -1,10 +1,12 @@
 package rust
 
+import "github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
+
 // parseUse reads a use declaration given as tokens (from `pub`/`use` to
 // the `;`) and returns its leaves: `use a::{b, c as d, e::*}` gives
 // [a b]→b, [a c]→d and [a e]→*. `self` in a group names the prefix
 // itself; a leading `::` is dropped.
-func parseUse(src []byte, toks []token, line int32) []useDecl {
+func parseUse(src []byte, toks []token, line int32) []resolve.UseDecl {
 	i := 0
 	pub := false
 	for i < len(toks) && !isIdent(src, toks[i], "use") {
@@ -16,18 +18,18 @@ func parseUse(src []byte, toks []token, line int32) []useDecl {
 	if i >= len(toks) {
 		return nil
 	}
-	var out []useDecl
+	var out []resolve.UseDecl
 	useTree(src, toks, i+1, nil, &out, 0)
 	for k := range out {
-		out[k].pub = pub
-		out[k].line = line
+		out[k].Pub = pub
+		out[k].Line = line
 	}
 	return out
 }
 
 // useTree reads one use tree at toks[i] under prefix and returns the index
 // after it.
-func useTree(src []byte, toks []token, i int, prefix []string, out *[]useDecl, depth int) int {
+func useTree(src []byte, toks []token, i int, prefix []string, out *[]resolve.UseDecl, depth int) int {
 	if depth > 16 {
 		return len(toks)
 	}
@@ -66,7 +68,7 @@ func useTree(src []byte, toks []token, i int, prefix []string, out *[]useDecl, d
 		case isPunct(src, t, "$"):
 			i++
 		case isPunct(src, t, "*"):
-			*out = append(*out, useDecl{path: path, glob: true})
+			*out = append(*out, resolve.UseDecl{Path: path, Glob: true})
 			return i + 1
 		case isPunct(src, t, "{"):
 			i++
@@ -94,7 +96,7 @@ func useTree(src []byte, toks []token, i int, prefix []string, out *[]useDecl, d
 
 // leaf makes the use of path bound to alias (or to its last segment).
 // `a::b::self` is `a::b`.
-func leaf(path []string, alias string) useDecl {
+func leaf(path []string, alias string) resolve.UseDecl {
 	p := append([]string(nil), path...)
 	if n := len(p); n > 1 && p[n-1] == "self" {
 		p = p[:n-1]
@@ -102,11 +104,11 @@ func leaf(path []string, alias string) useDecl {
 	if alias == "" {
 		alias = p[len(p)-1]
 	}
-	return useDecl{path: p, alias: alias}
+	return resolve.UseDecl{Path: p, Alias: alias}
 }
 
 // parseExternCrate reads `extern crate name [as alias];`.
-func parseExternCrate(src []byte, toks []token, line int32) (useDecl, bool) {
+func parseExternCrate(src []byte, toks []token, line int32) (resolve.UseDecl, bool) {
 	pub := false
 	for i := 0; i < len(toks); i++ {
 		if isIdent(src, toks[i], "pub") {
@@ -121,12 +123,12 @@ func parseExternCrate(src []byte, toks []token, line int32) (useDecl, bool) {
 			if name == "self" {
 				// `extern crate self as me;` names the crate itself.
 				if alias == name {
-					return useDecl{}, false
+					return resolve.UseDecl{}, false
 				}
-				return useDecl{path: []string{"crate"}, alias: alias, pub: pub, line: line}, true
+				return resolve.UseDecl{Path: []string{"crate"}, Alias: alias, Pub: pub, Line: line}, true
 			}
-			return useDecl{path: []string{name}, alias: alias, pub: pub, line: line, extern: true}, true
+			return resolve.UseDecl{Path: []string{name}, Alias: alias, Pub: pub, Line: line, Extern: true}, true
 		}
 	}
-	return useDecl{}, false
+	return resolve.UseDecl{}, false
 }

@@ -1,7 +1,10 @@
-package rust
+package resolve
 
 import (
+	"context"
 	"fmt"
+	"runtime"
+	"slices"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
 	"github.com/ctxexpand/ctxexpand/analyze/rust/cargo"
@@ -10,7 +13,7 @@ import (
 // fileData is one parsed file during resolution.
 type fileData struct {
 	path   string
-	syn    *fileSyntax
+	syn    *FileSyntax
 	base   analyze.SymID // SymID of its first item; items map to consecutive IDs
 	mod    *module
 	inline map[int32]*module // inline mod item index → module
@@ -81,38 +84,38 @@ func (r *resolver) problemf(kind analyze.ProblemKind, p string, line int, format
 
 // addFile records a parsed file and its items as symbols. Files must be
 // added in path order; FileIDs equal their index in r.files.
-func (r *resolver) addFile(f analyze.File, syn *fileSyntax) {
+func (r *resolver) addFile(f analyze.File, syn *FileSyntax) {
 	fi := len(r.files)
 	r.facts.AddFile(f)
 	fd := &fileData{path: f.Path, syn: syn, base: analyze.SymID(len(r.facts.Symbols))}
 	r.files = append(r.files, fd)
 	r.fileIdx[f.Path] = fi
-	for _, it := range syn.items {
+	for _, it := range syn.Items {
 		parent := analyze.NoSym
-		if it.parent >= 0 {
-			parent = fd.base + analyze.SymID(it.parent)
+		if it.Parent >= 0 {
+			parent = fd.base + analyze.SymID(it.Parent)
 		}
 		r.facts.AddSymbol(analyze.Symbol{
-			Name:      it.name,
-			Container: it.container,
-			Kind:      it.kind,
+			Name:      it.Name,
+			Container: it.Container,
+			Kind:      it.Kind,
 			File:      analyze.FileID(fi),
-			Start:     it.start,
-			End:       it.end,
-			DeclLine:  it.decl,
-			Doc:       it.doc,
-			Signature: it.sig,
-			Exported:  it.exported,
-			Test:      it.test || it.cfgTest,
+			Start:     it.Start,
+			End:       it.End,
+			DeclLine:  it.Decl,
+			Doc:       it.Doc,
+			Signature: it.Sig,
+			Exported:  it.Exported,
+			Test:      it.Test || it.CfgTest,
 			Parent:    parent,
 		})
 	}
 }
 
 // itemOf returns the syntax item behind symbol s.
-func (r *resolver) itemOf(s analyze.SymID) *item {
+func (r *resolver) itemOf(s analyze.SymID) *Item {
 	fd := r.files[r.facts.Symbols[s].File]
-	return &fd.syn.items[s-fd.base]
+	return &fd.syn.Items[s-fd.base]
 }
 
 // declare puts every file's items, uses and macros into its modules.
@@ -122,42 +125,42 @@ func (r *resolver) declare() {
 		if fd.mod == nil {
 			continue
 		}
-		items := fd.syn.items
+		items := fd.syn.Items
 		for idx := range items {
 			it := &items[idx]
 			s := fd.base + analyze.SymID(idx)
 			m := fd.mod
-			if it.mod >= 0 {
-				if im := fd.inline[it.mod]; im != nil {
+			if it.Mod >= 0 {
+				if im := fd.inline[it.Mod]; im != nil {
 					m = im
 				}
 			}
 			r.symMod[s] = m
-			topLevel := it.parent < 0 || items[it.parent].kind == analyze.KindModule
+			topLevel := it.Parent < 0 || items[it.Parent].Kind == analyze.KindModule
 			switch {
-			case it.kind == analyze.KindMacro:
-				fd.crate.macros[it.name] = append(fd.crate.macros[it.name], s)
-				if it.macroExport {
-					fd.crate.exported[it.name] = append(fd.crate.exported[it.name], s)
+			case it.Kind == analyze.KindMacro:
+				fd.crate.macros[it.Name] = append(fd.crate.macros[it.Name], s)
+				if it.MacroExport {
+					fd.crate.exported[it.Name] = append(fd.crate.exported[it.Name], s)
 				}
-			case topLevel && it.kind != analyze.KindModule && it.kind != analyze.KindImpl:
-				m.items[it.name] = append(m.items[it.name], s)
+			case topLevel && it.Kind != analyze.KindModule && it.Kind != analyze.KindImpl:
+				m.items[it.Name] = append(m.items[it.Name], s)
 			}
 		}
-		for _, u := range fd.syn.uses {
+		for _, u := range fd.syn.Uses {
 			m := fd.mod
-			if u.mod >= 0 {
-				if im := fd.inline[u.mod]; im != nil {
+			if u.Mod >= 0 {
+				if im := fd.inline[u.Mod]; im != nil {
 					m = im
 				}
 			}
 			ur := &useRef{u: u, from: m, file: fi}
 			r.useRefs = append(r.useRefs, ur)
 			switch {
-			case u.glob:
+			case u.Glob:
 				m.globs = append(m.globs, ur)
-			case u.alias != "_" && len(u.path) > 0:
-				m.uses[u.alias] = append(m.uses[u.alias], ur)
+			case u.Alias != "_" && len(u.Path) > 0:
+				m.uses[u.Alias] = append(m.uses[u.Alias], ur)
 			}
 		}
 	}
@@ -165,16 +168,16 @@ func (r *resolver) declare() {
 
 // scopeFor returns the scope in which item idx of fd resolves its paths.
 func (r *resolver) scopeFor(fd *fileData, idx int) *scope {
-	items := fd.syn.items
+	items := fd.syn.Items
 	it := &items[idx]
 	s := fd.base + analyze.SymID(idx)
-	sc := &scope{mod: r.symMod[s], uses: it.uses, locals: it.locals}
+	sc := &scope{mod: r.symMod[s], uses: it.Uses, locals: it.Locals}
 	if sc.mod == nil {
 		sc.mod = fd.mod
 	}
 	// Generic parameters: outermost first, so that inner ones shadow.
 	var chain []int
-	for p := idx; p >= 0; p = int(items[p].parent) {
+	for p := idx; p >= 0; p = int(items[p].Parent) {
 		chain = append(chain, p)
 		if len(chain) > 64 {
 			break
@@ -182,9 +185,9 @@ func (r *resolver) scopeFor(fd *fileData, idx int) *scope {
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		p := chain[i]
-		sc.generics = append(sc.generics, items[p].generics...)
+		sc.generics = append(sc.generics, items[p].Generics...)
 		ps := fd.base + analyze.SymID(p)
-		switch items[p].kind {
+		switch items[p].Kind {
 		case analyze.KindImpl:
 			sc.selfTypes = r.implSelf[ps]
 		case analyze.KindTrait, analyze.KindStruct, analyze.KindEnum, analyze.KindUnion:
@@ -202,21 +205,21 @@ func (r *resolver) index() {
 		if fd.mod == nil {
 			continue
 		}
-		for idx := range fd.syn.items {
-			it := &fd.syn.items[idx]
-			if it.kind != analyze.KindImpl {
+		for idx := range fd.syn.Items {
+			it := &fd.syn.Items[idx]
+			if it.Kind != analyze.KindImpl {
 				continue
 			}
 			s := fd.base + analyze.SymID(idx)
 			sc := r.scopeFor(fd, idx)
 			var self []analyze.SymID
-			if !(len(it.implType) == 1 && sc.generic(it.implType[0]) != nil) {
-				self = r.typesOf(&scope{mod: sc.mod, generics: sc.generics}, it.implType)
+			if !(len(it.ImplType) == 1 && sc.generic(it.ImplType[0]) != nil) {
+				self = r.typesOf(&scope{mod: sc.mod, generics: sc.generics}, it.ImplType)
 			}
 			r.implSelf[s] = self
-			if it.implTrait != nil {
+			if it.ImplTrait != nil {
 				var traits []analyze.SymID
-				for _, t := range r.resolve(&scope{mod: sc.mod, generics: sc.generics}, it.implTrait).syms {
+				for _, t := range r.resolve(&scope{mod: sc.mod, generics: sc.generics}, it.ImplTrait).syms {
 					if r.facts.Symbols[t].Kind == analyze.KindTrait {
 						traits = append(traits, t)
 					}
@@ -230,47 +233,47 @@ func (r *resolver) index() {
 	}
 	for fi := range r.files {
 		fd := r.files[fi]
-		items := fd.syn.items
+		items := fd.syn.Items
 		for idx := range items {
 			it := &items[idx]
 			s := fd.base + analyze.SymID(idx)
-			if it.kind == analyze.KindMethod {
-				r.methodsByName[it.name] = append(r.methodsByName[it.name], s)
+			if it.Kind == analyze.KindMethod {
+				r.methodsByName[it.Name] = append(r.methodsByName[it.Name], s)
 			}
-			if it.kind == analyze.KindTrait && fd.mod != nil {
+			if it.Kind == analyze.KindTrait && fd.mod != nil {
 				sc := r.scopeFor(fd, idx)
-				for _, rf := range it.refs {
-					if rf.kind != refType || (len(rf.path) == 1 && sc.generic(rf.path[0]) != nil) {
+				for _, rf := range it.Refs {
+					if rf.Kind != RefType || (len(rf.Path) == 1 && sc.generic(rf.Path[0]) != nil) {
 						continue
 					}
-					for _, t := range r.resolve(sc, rf.path).syms {
+					for _, t := range r.resolve(sc, rf.Path).syms {
 						if t != s && r.facts.Symbols[t].Kind == analyze.KindTrait && !containsSym(r.supertraits[s], t) {
 							r.supertraits[s] = append(r.supertraits[s], t)
 						}
 					}
 				}
 			}
-			if it.parent < 0 {
+			if it.Parent < 0 {
 				continue
 			}
-			p := fd.base + analyze.SymID(it.parent)
-			switch items[it.parent].kind {
+			p := fd.base + analyze.SymID(it.Parent)
+			switch items[it.Parent].Kind {
 			case analyze.KindImpl:
 				for _, t := range r.implSelf[p] {
-					r.addMember(t, it.name, s)
+					r.addMember(t, it.Name, s)
 				}
 			case analyze.KindTrait:
-				r.addMember(p, it.name, s)
+				r.addMember(p, it.Name, s)
 			case analyze.KindEnum:
-				if it.kind == analyze.KindVariant {
-					r.addMember(p, it.name, s)
+				if it.Kind == analyze.KindVariant {
+					r.addMember(p, it.Name, s)
 				}
 			case analyze.KindStruct, analyze.KindUnion, analyze.KindVariant:
-				if it.kind == analyze.KindField {
+				if it.Kind == analyze.KindField {
 					if r.fields[p] == nil {
 						r.fields[p] = map[string]analyze.SymID{}
 					}
-					r.fields[p][it.name] = s
+					r.fields[p][it.Name] = s
 				}
 			}
 		}
@@ -314,4 +317,82 @@ func (r *resolver) isTestCode(s analyze.SymID) bool {
 	}
 	m := r.symMod[s]
 	return m != nil && m.cfgTest
+}
+
+// Resolve adds the parsed files to facts and resolves them with up to
+// workers goroutines (0 means GOMAXPROCS). results are only read.
+func Resolve(ctx context.Context, facts *analyze.Facts, results []Parsed, pkgs map[string]*cargo.Package, workers int) {
+	r := newResolver(facts, facts.Root)
+	r.workers = workers
+	if r.workers <= 0 {
+		r.workers = runtime.GOMAXPROCS(0)
+	}
+	nFiles, nSyms := 0, 0
+	for _, res := range results {
+		if res.Syn != nil {
+			nFiles++
+			nSyms += len(res.Syn.Items)
+		}
+	}
+	facts.Files = slices.Grow(facts.Files, nFiles)
+	facts.Symbols = slices.Grow(facts.Symbols, nSyms)
+	for _, res := range results {
+		facts.Problems = append(facts.Problems, res.Problems...)
+		if res.Syn != nil {
+			r.addFile(res.File, res.Syn)
+		}
+	}
+	r.run(ctx, pkgs)
+}
+
+// run resolves the parsed files. A panic here is a defect of the loader,
+// not of the input; it is turned into a problem and the facts gathered so
+// far are kept, so that no repository can crash the caller.
+func (r *resolver) run(ctx context.Context, pkgs map[string]*cargo.Package) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.facts.Partial = true
+			r.problemf(analyze.ProblemLoad, "", 0, "internal error while resolving names, facts are partial (please report): %v", v)
+		}
+	}()
+	r.setupCrates(pkgs)
+	r.buildTree()
+	r.declare()
+	r.describeFiles()
+	r.index()
+	r.structural()
+	if r.references(ctx) {
+		r.linkTests(ctx)
+	}
+	r.emitImports()
+}
+
+// describeFiles fills each file's module path and crate name, and hands a
+// module file's inner documentation (//!) to the mod item declaring it.
+func (r *resolver) describeFiles() {
+	for fi, fd := range r.files {
+		f := &r.facts.Files[fi]
+		if fd.mod == nil {
+			continue
+		}
+		f.Package = fd.mod.path
+		f.PkgName = fd.crate.name
+		f.Degraded = fd.orphan
+		if fd.orphan {
+			r.problemf(analyze.ProblemDegraded, fd.path, 0,
+				"not reached from any crate root through mod declarations; its module path %s is inferred from its location", fd.mod.path)
+		}
+		if doc := fd.syn.InnerDoc; doc != "" && fd.mod.decl != analyze.NoSym && !fd.orphan {
+			d := &r.facts.Symbols[fd.mod.decl]
+			d.Doc = JoinDoc(d.Doc, doc)
+		}
+	}
+}
+
+// Parsed is the outcome of reading one file: its facts, its syntax (nil
+// when it could not be read) and the problems reading it found.
+type Parsed struct {
+	File     analyze.File
+	Syn      *FileSyntax
+	Problems []analyze.Problem
 }

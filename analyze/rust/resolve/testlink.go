@@ -1,4 +1,4 @@
-package rust
+package resolve
 
 import (
 	"context"
@@ -33,9 +33,9 @@ func (r *resolver) linkTests(ctx context.Context) {
 		r.facts.AddEdge(e)
 	}
 	r.eachFile(ctx, func(w *resolver, fi int, fd *fileData) {
-		for idx := range fd.syn.items {
-			it := &fd.syn.items[idx]
-			if !it.test {
+		for idx := range fd.syn.Items {
+			it := &fd.syn.Items[idx]
+			if !it.Test {
 				continue
 			}
 			s := fd.base + analyze.SymID(idx)
@@ -48,8 +48,8 @@ func (r *resolver) linkTests(ctx context.Context) {
 				names = w.testScope(m)
 				w.testScopes[m] = names
 			}
-			if t, ok := designated(it.name, names); ok && !w.isTestCode(t) {
-				w.addEdge(analyze.Edge{From: s, To: t, Kind: analyze.EdgeTests, Exact: false, Line: it.decl})
+			if t, ok := designated(it.Name, names); ok && !w.isTestCode(t) {
+				w.addEdge(analyze.Edge{From: s, To: t, Kind: analyze.EdgeTests, Exact: false, Line: it.Decl})
 			}
 		}
 	})

@@ -1,4 +1,4 @@
-package rust
+package resolve
 
 import (
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -53,14 +53,14 @@ func containsSym(ss []analyze.SymID, s analyze.SymID) bool {
 type scope struct {
 	mod       *module
 	selfTypes []analyze.SymID
-	generics  []generic
-	uses      []useDecl
-	locals    []local
+	generics  []Generic
+	uses      []UseDecl
+	locals    []Local
 }
 
-func (sc *scope) generic(name string) *generic {
+func (sc *scope) generic(name string) *Generic {
 	for i := len(sc.generics) - 1; i >= 0; i-- {
-		if sc.generics[i].name == name {
+		if sc.generics[i].Name == name {
 			return &sc.generics[i]
 		}
 	}
@@ -123,7 +123,7 @@ func (r *resolver) first(sc *scope, name string) resolution {
 	if len(sc.uses) > 0 {
 		modScope := &scope{mod: sc.mod, selfTypes: sc.selfTypes}
 		for _, u := range sc.uses {
-			if !u.glob && u.alias == name {
+			if !u.Glob && u.Alias == name {
 				res.merge(r.resolveUsePath(modScope, u))
 			}
 		}
@@ -136,7 +136,7 @@ func (r *resolver) first(sc *scope, name string) resolution {
 		return res
 	}
 	for _, u := range sc.uses {
-		if u.glob {
+		if u.Glob {
 			g := r.resolveUsePath(&scope{mod: sc.mod}, u)
 			res.merge(r.inGlob(g, name, 0))
 		}
@@ -152,14 +152,14 @@ func (r *resolver) first(sc *scope, name string) resolution {
 
 // resolveUsePath resolves a use declaration's path (extern crate
 // declarations name a crate directly).
-func (r *resolver) resolveUsePath(sc *scope, u useDecl) resolution {
-	if u.extern {
-		if c := r.externCrate(sc.mod.crate, u.path[0]); c != nil && c.root != nil {
+func (r *resolver) resolveUsePath(sc *scope, u UseDecl) resolution {
+	if u.Extern {
+		if c := r.externCrate(sc.mod.crate, u.Path[0]); c != nil && c.root != nil {
 			return resolution{mods: []*module{c.root}}
 		}
 		return resolution{}
 	}
-	return r.resolve(sc, u.path)
+	return r.resolve(sc, u.Path)
 }
 
 // lookup finds name in module m: its submodules, its items, its named
@@ -264,7 +264,7 @@ func (r *resolver) typeTargets(s analyze.SymID, depth int) []analyze.SymID {
 		}
 		r.aliasCache[s] = nil
 		var out []analyze.SymID
-		if typ := r.itemOf(s).typ; typ != nil && r.symMod[s] != nil {
+		if typ := r.itemOf(s).Typ; typ != nil && r.symMod[s] != nil {
 			for _, t := range r.resolve(&scope{mod: r.symMod[s]}, typ).syms {
 				out = append(out, r.typeTargets(t, depth+1)...)
 			}
@@ -349,7 +349,7 @@ func (r *resolver) typesOf(sc *scope, typ []string) []analyze.SymID {
 	if len(typ) == 1 {
 		if g := sc.generic(typ[0]); g != nil {
 			var out []analyze.SymID
-			for _, b := range g.bounds {
+			for _, b := range g.Bounds {
 				for _, s := range r.resolve(&scope{mod: sc.mod, selfTypes: sc.selfTypes}, b).syms {
 					if r.facts.Symbols[s].Kind == analyze.KindTrait {
 						out = append(out, s)

@@ -1,4 +1,4 @@
-package rust
+package resolve
 
 import (
 	"strings"
@@ -82,11 +82,11 @@ func (r *resolver) recvTypesDepth(sc *scope, chain []string, depth int) ([]analy
 			}
 			found = true
 			fit := r.itemOf(fs)
-			if fit.typ == nil || r.symMod[fs] == nil {
+			if fit.Typ == nil || r.symMod[fs] == nil {
 				continue
 			}
-			fsc := &scope{mod: r.symMod[fs], generics: append(append([]generic(nil), r.itemOf(t).generics...), sc.generics...)}
-			types, ok := r.typesKnown(fsc, fit.typ)
+			fsc := &scope{mod: r.symMod[fs], generics: append(append([]Generic(nil), r.itemOf(t).Generics...), sc.generics...)}
+			types, ok := r.typesKnown(fsc, fit.Typ)
 			if !ok {
 				return nil, false
 			}
@@ -110,7 +110,7 @@ func (r *resolver) headTypes(sc *scope, head string, depth int) ([]analyze.SymID
 		path := strings.Split(callee, "::")
 		callees := r.resolve(sc, path).syms
 		if len(callees) == 0 {
-			if len(path) >= 2 && !isLower(path[len(path)-2]) {
+			if len(path) >= 2 && !IsLower(path[len(path)-2]) {
 				// Type::new() of a type of ours whose constructor we cannot see.
 				if types := r.typesOf(sc, path[:len(path)-1]); len(types) > 0 {
 					return types, true
@@ -122,15 +122,15 @@ func (r *resolver) headTypes(sc *scope, head string, depth int) ([]analyze.SymID
 	}
 	for i := len(sc.locals) - 1; i >= 0; i-- {
 		l := &sc.locals[i]
-		if l.name != head {
+		if l.Name != head {
 			continue
 		}
 		switch {
-		case l.typ != nil:
-			return r.typesKnown(sc, l.typ)
-		case l.typed:
+		case l.Typ != nil:
+			return r.typesKnown(sc, l.Typ)
+		case l.Typed:
 			return nil, true
-		case (l.init != nil || l.initMethod != "") && depth < maxInitDepth:
+		case (l.Init != nil || l.InitMethod != "") && depth < maxInitDepth:
 			if types := r.initTypes(sc, l, depth+1); len(types) > 0 {
 				return types, true
 			}
@@ -140,7 +140,7 @@ func (r *resolver) headTypes(sc *scope, head string, depth int) ([]analyze.SymID
 	var out []analyze.SymID
 	for _, s := range r.first(sc, head).syms {
 		if k := r.facts.Symbols[s].Kind; k == analyze.KindStatic || k == analyze.KindConst {
-			if typ := r.itemOf(s).typ; typ != nil && r.symMod[s] != nil {
+			if typ := r.itemOf(s).Typ; typ != nil && r.symMod[s] != nil {
 				out = append(out, r.typesOf(&scope{mod: r.symMod[s]}, typ)...)
 			}
 		}
@@ -170,11 +170,11 @@ func (r *resolver) returnTypes(callees []analyze.SymID) ([]analyze.SymID, bool) 
 			continue
 		}
 		it := r.itemOf(c)
-		if it.ret == nil {
+		if it.Ret == nil {
 			continue
 		}
 		fd := r.files[r.facts.Symbols[c].File]
-		types, ok := r.typesKnown(r.scopeFor(fd, int(c-fd.base)), it.ret)
+		types, ok := r.typesKnown(r.scopeFor(fd, int(c-fd.base)), it.Ret)
 		if !ok {
 			known = false
 		}
@@ -187,16 +187,16 @@ func (r *resolver) returnTypes(callees []analyze.SymID) ([]analyze.SymID, bool) 
 // initTypes returns the types a local is initialised with when it is the
 // result of a call whose return type is declared in the repository:
 // `let svc = new_service();`, `let user = self.get(id)?;`.
-func (r *resolver) initTypes(sc *scope, l *local, depth int) []analyze.SymID {
+func (r *resolver) initTypes(sc *scope, l *Local, depth int) []analyze.SymID {
 	var callees []analyze.SymID
-	if l.init != nil {
-		callees = r.resolve(sc, l.init).syms
-	} else if types, ok := r.recvTypesDepth(sc, l.initRecv, depth); ok {
-		callees = r.methodsOn(types, l.initMethod)
+	if l.Init != nil {
+		callees = r.resolve(sc, l.Init).syms
+	} else if types, ok := r.recvTypesDepth(sc, l.InitRecv, depth); ok {
+		callees = r.methodsOn(types, l.InitMethod)
 	}
 	out, _ := r.returnTypes(callees)
-	if len(out) == 0 && len(l.init) >= 2 && !isLower(l.init[len(l.init)-2]) {
-		out = r.typesOf(sc, l.init[:len(l.init)-1])
+	if len(out) == 0 && len(l.Init) >= 2 && !IsLower(l.Init[len(l.Init)-2]) {
+		out = r.typesOf(sc, l.Init[:len(l.Init)-1])
 	}
 	return out
 }

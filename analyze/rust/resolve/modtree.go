@@ -1,4 +1,4 @@
-package rust
+package resolve
 
 import (
 	"path"
@@ -40,7 +40,7 @@ type module struct {
 
 // useRef is a use declaration bound in a module, resolved on demand.
 type useRef struct {
-	u     useDecl
+	u     UseDecl
 	from  *module
 	file  int
 	state uint8 // 0 unresolved, 1 resolving, 2 done
@@ -144,50 +144,50 @@ func (r *resolver) attach(m *module, fi int, queue []modTask) []modTask {
 	fd.crate = m.crate
 	m.files = append(m.files, fi)
 	fd.inline = map[int32]*module{}
-	for idx := range fd.syn.items {
-		it := &fd.syn.items[idx]
-		if it.kind != analyze.KindModule {
+	for idx := range fd.syn.Items {
+		it := &fd.syn.Items[idx]
+		if it.Kind != analyze.KindModule {
 			continue
 		}
 		parent := m
-		if it.mod >= 0 {
-			if parent = fd.inline[it.mod]; parent == nil {
+		if it.Mod >= 0 {
+			if parent = fd.inline[it.Mod]; parent == nil {
 				continue
 			}
 		}
-		if it.parent >= 0 && fd.syn.items[it.parent].kind != analyze.KindModule {
+		if it.Parent >= 0 && fd.syn.Items[it.Parent].Kind != analyze.KindModule {
 			continue // a mod inside an impl or trait is not valid Rust
 		}
-		child := parent.child(it.name)
+		child := parent.child(it.Name)
 		if child.decl == analyze.NoSym {
 			child.decl = fd.base + analyze.SymID(idx)
 		}
-		child.cfgTest = child.cfgTest || it.cfgTest
+		child.cfgTest = child.cfgTest || it.CfgTest
 		fd.inline[int32(idx)] = child
-		if !it.external {
+		if !it.External {
 			if child.dir == "" {
-				child.dir = path.Join(parent.dir, it.name)
-				if len(it.paths) > 0 {
+				child.dir = path.Join(parent.dir, it.Name)
+				if len(it.Paths) > 0 {
 					// #[path] on an inline module names the directory of
 					// its own `mod x;` declarations.
 					base := parent.dir
-					if it.mod < 0 {
+					if it.Mod < 0 {
 						base = path.Dir(fd.path)
 					}
-					if d := path.Join(base, it.paths[0]); analyze.CleanRel(d) {
+					if d := path.Join(base, it.Paths[0]); analyze.CleanRel(d) {
 						child.dir = d
 					}
 				}
 			}
 			continue
 		}
-		t := modTask{mod: child, file: fi, line: it.decl, name: it.name}
-		if len(it.paths) > 0 {
+		t := modTask{mod: child, file: fi, line: it.Decl, name: it.Name}
+		if len(it.Paths) > 0 {
 			base := parent.dir
-			if it.mod < 0 {
+			if it.Mod < 0 {
 				base = path.Dir(fd.path)
 			}
-			for _, p := range it.paths {
+			for _, p := range it.Paths {
 				c := path.Join(base, p)
 				if !analyze.CleanRel(c) {
 					continue
@@ -198,10 +198,10 @@ func (r *resolver) attach(m *module, fi int, queue []modTask) []modTask {
 			t.all = true
 			t.lookedFor = strings.Join(t.cands, ", ")
 		} else {
-			a := path.Join(parent.dir, it.name+".rs")
-			b := path.Join(parent.dir, it.name, "mod.rs")
+			a := path.Join(parent.dir, it.Name+".rs")
+			b := path.Join(parent.dir, it.Name, "mod.rs")
 			t.cands = []string{a, b}
-			d := path.Join(parent.dir, it.name)
+			d := path.Join(parent.dir, it.Name)
 			t.dirs = []string{d, d}
 			t.lookedFor = a + " and " + b
 		}

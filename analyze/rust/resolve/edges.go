@@ -1,4 +1,4 @@
-package rust
+package resolve
 
 import (
 	"github.com/ctxexpand/ctxexpand/analyze"
@@ -95,7 +95,7 @@ type fileRefs struct {
 type pendingMethod struct {
 	from analyze.SymID
 	sc   *scope
-	rf   *ref
+	rf   *Ref
 }
 
 func (r *resolver) fileReferences(fi int, fd *fileData) {
@@ -106,27 +106,27 @@ func (r *resolver) fileReferences(fi int, fd *fileData) {
 			fr.types[t] = true
 		}
 	}
-	for idx := range fd.syn.items {
-		it := &fd.syn.items[idx]
+	for idx := range fd.syn.Items {
+		it := &fd.syn.Items[idx]
 		s := fd.base + analyze.SymID(idx)
 		if r.facts.Symbols[s].Kind.IsType() {
 			fr.types[s] = true
 		}
-		if it.kind == analyze.KindImpl {
+		if it.Kind == analyze.KindImpl {
 			for _, t := range r.implSelf[s] {
 				fr.types[t] = true
 			}
 		}
-		if len(it.refs) == 0 && len(it.uses) == 0 {
+		if len(it.Refs) == 0 && len(it.Uses) == 0 {
 			continue
 		}
 		sc := r.scopeFor(fd, idx)
-		for _, u := range it.uses {
+		for _, u := range it.Uses {
 			r.importUse(fi, sc.mod, r.resolveUsePath(&scope{mod: sc.mod}, u), u)
 		}
-		for k := range it.refs {
-			rf := &it.refs[k]
-			if rf.kind == refMethod {
+		for k := range it.Refs {
+			rf := &it.Refs[k]
+			if rf.Kind == RefMethod {
 				fr.methods = append(fr.methods, pendingMethod{from: s, sc: sc, rf: rf})
 				continue
 			}
@@ -139,18 +139,18 @@ func (r *resolver) fileReferences(fi int, fd *fileData) {
 }
 
 // pathRef resolves a path reference (type, call, value or macro).
-func (r *resolver) pathRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *ref) {
-	if rf.kind == refMacro {
+func (r *resolver) pathRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *Ref) {
+	if rf.Kind == RefMacro {
 		r.macroRef(from, sc, rf)
 		return
 	}
-	if len(rf.path) == 1 && (rf.path[0] == "_" || sc.generic(rf.path[0]) != nil) {
+	if len(rf.Path) == 1 && (rf.Path[0] == "_" || sc.generic(rf.Path[0]) != nil) {
 		return
 	}
-	res := r.resolve(sc, rf.path)
-	line := int(rf.line)
+	res := r.resolve(sc, rf.Path)
+	line := int(rf.Line)
 	targets := res.syms
-	if rf.kind == refType {
+	if rf.Kind == RefType {
 		var types []analyze.SymID
 		for _, t := range targets {
 			if k := r.facts.Symbols[t].Kind; k.IsType() || k == analyze.KindAssocType {
@@ -164,11 +164,11 @@ func (r *resolver) pathRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *ref)
 	exact := len(targets) == 1
 	for _, t := range targets {
 		kind := analyze.EdgeReferences
-		if rf.kind == refCall && r.facts.Symbols[t].Kind.IsCallable() {
+		if rf.Kind == RefCall && r.facts.Symbols[t].Kind.IsCallable() {
 			kind = analyze.EdgeCalls
 		}
 		r.addEdge(analyze.Edge{From: from, To: t, Kind: kind, Exact: exact, Line: line})
-		if rf.kind == refType && r.facts.Symbols[from].Kind == analyze.KindField {
+		if rf.Kind == RefType && r.facts.Symbols[from].Kind == analyze.KindField {
 			// A struct mentions the types of its fields.
 			if p := r.facts.Symbols[from].Parent; p != analyze.NoSym {
 				r.addEdge(analyze.Edge{From: p, To: t, Kind: analyze.EdgeReferences, Exact: exact, Line: line})
@@ -177,7 +177,7 @@ func (r *resolver) pathRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *ref)
 		if k := r.facts.Symbols[t].Kind; k.IsType() {
 			fr.types[t] = true
 		}
-		if len(rf.path) > 1 {
+		if len(rf.Path) > 1 {
 			r.importSym(fr.fi, t, line)
 		}
 	}
@@ -185,7 +185,7 @@ func (r *resolver) pathRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *ref)
 		r.addEdge(analyze.Edge{From: from, To: v, Kind: analyze.EdgeReferences, Exact: true, Line: line})
 		fr.types[v] = true
 	}
-	if len(rf.path) > 1 && len(targets) == 0 {
+	if len(rf.Path) > 1 && len(targets) == 0 {
 		for _, m := range res.mods {
 			r.importMod(fr.fi, m.path, line)
 		}
@@ -196,12 +196,12 @@ func (r *resolver) pathRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *ref)
 // path for crate::name! and dep::name!, otherwise by name within the
 // crate (macro_rules! scoping is textual; any definition of that name in
 // the crate is taken), then among #[macro_export] macros of other crates.
-func (r *resolver) macroRef(from analyze.SymID, sc *scope, rf *ref) {
-	name := rf.path[len(rf.path)-1]
+func (r *resolver) macroRef(from analyze.SymID, sc *scope, rf *Ref) {
+	name := rf.Path[len(rf.Path)-1]
 	var targets []analyze.SymID
 	c := sc.mod.crate
-	if len(rf.path) > 1 {
-		first := rf.path[0]
+	if len(rf.Path) > 1 {
+		first := rf.Path[0]
 		switch first {
 		case "crate", "$crate", "self", "super":
 			targets = c.exported[name]
@@ -229,7 +229,7 @@ func (r *resolver) macroRef(from analyze.SymID, sc *scope, rf *ref) {
 		}
 	}
 	for _, t := range targets {
-		r.addEdge(analyze.Edge{From: from, To: t, Kind: analyze.EdgeMacro, Exact: len(targets) == 1, Line: int(rf.line)})
+		r.addEdge(analyze.Edge{From: from, To: t, Kind: analyze.EdgeMacro, Exact: len(targets) == 1, Line: int(rf.Line)})
 	}
 }
 
@@ -237,11 +237,11 @@ func (r *resolver) macroRef(from analyze.SymID, sc *scope, rf *ref) {
 // shows it (self, a typed parameter or local, a field of those), else by
 // name among the methods whose type the file mentions, else by a unique
 // name in the whole load. Calls matched by name are never exact.
-func (r *resolver) methodRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *ref) {
-	name := rf.path[0]
-	line := int(rf.line)
-	if rf.recv != nil {
-		if types, known := r.recvTypes(sc, rf.recv); known {
+func (r *resolver) methodRef(fr *fileRefs, from analyze.SymID, sc *scope, rf *Ref) {
+	name := rf.Path[0]
+	line := int(rf.Line)
+	if rf.Recv != nil {
+		if types, known := r.recvTypes(sc, rf.Recv); known {
 			cands := r.methodsOn(types, name)
 			for _, c := range cands {
 				r.addEdge(analyze.Edge{From: from, To: c, Kind: analyze.EdgeCalls, Exact: len(cands) == 1, Line: line})

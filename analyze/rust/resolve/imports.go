@@ -1,4 +1,4 @@
-package rust
+package resolve
 
 import (
 	"sort"
@@ -11,10 +11,10 @@ import (
 // `mod x;` declarations make, and returns the symbols the uses name.
 func (r *resolver) useImports(fi int, fd *fileData) []analyze.SymID {
 	var named []analyze.SymID
-	for _, u := range fd.syn.uses {
+	for _, u := range fd.syn.Uses {
 		m := fd.mod
-		if u.mod >= 0 {
-			if im := fd.inline[u.mod]; im != nil {
+		if u.Mod >= 0 {
+			if im := fd.inline[u.Mod]; im != nil {
 				m = im
 			}
 		}
@@ -22,11 +22,11 @@ func (r *resolver) useImports(fi int, fd *fileData) []analyze.SymID {
 		named = append(named, res.syms...)
 		r.importUse(fi, m, res, u)
 	}
-	for idx := range fd.syn.items {
-		it := &fd.syn.items[idx]
-		if it.kind == analyze.KindModule && it.external {
+	for idx := range fd.syn.Items {
+		it := &fd.syn.Items[idx]
+		if it.Kind == analyze.KindModule && it.External {
 			if m := fd.inline[int32(idx)]; m != nil && len(m.files) > 0 {
-				r.importMod(fi, m.path, it.decl)
+				r.importMod(fi, m.path, it.Decl)
 			}
 		}
 	}
@@ -37,24 +37,24 @@ func (r *resolver) useImports(fi int, fd *fileData) []analyze.SymID {
 // imported items are declared, or for a path out of the repository the
 // external module it names (std::collections for
 // std::collections::HashMap).
-func (r *resolver) importUse(fi int, from *module, res resolution, u useDecl) {
-	line := int(u.line)
+func (r *resolver) importUse(fi int, from *module, res resolution, u UseDecl) {
+	line := int(u.Line)
 	if res.empty() {
-		if len(u.path) == 0 {
+		if len(u.Path) == 0 {
 			return
 		}
-		switch u.path[0] {
+		switch u.Path[0] {
 		case "crate", "$crate", "self", "super", "Self":
 			return
 		}
-		if from != nil && from.items[u.path[0]] != nil {
+		if from != nil && from.items[u.Path[0]] != nil {
 			return // a local item of an unresolvable kind
 		}
 		// The module of an external path: std::collections for
 		// std::collections::HashMap; a lower-case last segment is taken for
 		// a module (use std::fmt;).
-		p := u.path
-		if !u.glob && len(p) > 1 && !isLower(p[len(p)-1]) {
+		p := u.Path
+		if !u.Glob && len(p) > 1 && !IsLower(p[len(p)-1]) {
 			p = p[:len(p)-1]
 		}
 		r.importMod(fi, strings.Join(p, "::"), line)
