@@ -5,7 +5,7 @@ import "github.com/ctxexpand/ctxexpand/analyze/rust/resolve"
 // scanSignature reads the header of an item (everything before its body):
 // generic parameters with their bounds, the where clause, the parameters of
 // a function (as typed locals, and whether one is self) and every type
-// mentioned, as refType references.
+// mentioned, as resolve.RefType references.
 func (x *extractor) scanSignature(idx int32, toks []token) {
 	src := x.src
 	it := &x.fs.Items[idx]
