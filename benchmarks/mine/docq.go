@@ -57,19 +57,11 @@ type docDecl struct {
 // the tree at spec's head: at most opt.MaxPerRepo, one per file, chosen
 // by the SHA-256 of their ids, in path order.
 func mineDocs(ctx context.Context, gitDir string, spec repoSpec, opt options) (repoResult, error) {
-	res := repoResult{Spec: spec, Rejects: map[string]int{}}
-	var err error
-	if res.Head, err = specHead(ctx, gitDir, spec); err != nil {
-		return res, err
-	}
-	tmp, err := os.MkdirTemp("", "mine-doc-")
+	res, tmp, err := exportHead(ctx, gitDir, spec, exported)
 	if err != nil {
 		return res, err
 	}
 	defer os.RemoveAll(tmp)
-	if err := exportTree(ctx, gitDir, res.Head, tmp); err != nil {
-		return res, err
-	}
 	var decls []docDecl
 	var nSource int
 	switch spec.Lang {
@@ -146,15 +138,30 @@ func mineDocs(ctx context.Context, gitDir string, spec repoSpec, opt options) (r
 	return res, nil
 }
 
-// exportTree writes the Go and Rust source files of commit, with the
-// manifests that lay out their packages and crates, into dir. Blobs the
-// git directory lacks (mirrors may leave the largest out) are skipped.
-func exportTree(ctx context.Context, gitDir, commit, dir string) error {
-	return exportTreeOf(ctx, gitDir, commit, dir, exported)
+// exportHead resolves spec's head in gitDir and writes the files of its
+// tree that keep accepts into a new temporary directory, which the caller
+// removes; the result it starts has the head.
+func exportHead(ctx context.Context, gitDir string, spec repoSpec, keep func(string) bool) (repoResult, string, error) {
+	res := repoResult{Spec: spec, Rejects: map[string]int{}}
+	var err error
+	if res.Head, err = specHead(ctx, gitDir, spec); err != nil {
+		return res, "", err
+	}
+	tmp, err := os.MkdirTemp("", "mine-")
+	if err != nil {
+		return res, "", err
+	}
+	if err := exportTree(ctx, gitDir, res.Head, tmp, keep); err != nil {
+		os.RemoveAll(tmp)
+		return res, "", err
+	}
+	return res, tmp, nil
 }
 
-// exportTreeOf is exportTree for the paths keep accepts.
-func exportTreeOf(ctx context.Context, gitDir, commit, dir string, keep func(string) bool) error {
+// exportTree writes the files of commit that keep accepts into dir.
+// Blobs the git directory lacks (mirrors may leave the largest out) are
+// skipped.
+func exportTree(ctx context.Context, gitDir, commit, dir string, keep func(string) bool) error {
 	out, err := exec.CommandContext(ctx, "git", "--git-dir="+gitDir, "ls-tree", "-r", "-z", "--full-tree", commit).Output()
 	if err != nil {
 		return fmt.Errorf("listing the tree of %s in %s: %w", commit, gitDir, err)
@@ -224,8 +231,8 @@ func exportTreeOf(ctx context.Context, gitDir, commit, dir string, keep func(str
 	return nil
 }
 
-// exported says whether exportTree writes a path: Go and Rust sources and
-// the manifests that lay them out.
+// exported says whether a path is a Go or Rust source or a manifest that
+// lays them out: what the doc miner exports.
 func exported(p string) bool {
 	switch path.Base(p) {
 	case "go.mod", "Cargo.toml":

@@ -68,19 +68,11 @@ var (
 // tree at spec's head: at most opt.MaxPerRepo, chosen by the SHA-256 of
 // their ids, in path order.
 func mineReadme(ctx context.Context, gitDir string, spec repoSpec, opt options) (repoResult, error) {
-	res := repoResult{Spec: spec, Rejects: map[string]int{}}
-	var err error
-	if res.Head, err = specHead(ctx, gitDir, spec); err != nil {
-		return res, err
-	}
-	tmp, err := os.MkdirTemp("", "mine-readme-")
+	res, tmp, err := exportHead(ctx, gitDir, spec, func(p string) bool { return exported(p) || docFile(p) })
 	if err != nil {
 		return res, err
 	}
 	defer os.RemoveAll(tmp)
-	if err := exportTreeOf(ctx, gitDir, res.Head, tmp, func(p string) bool { return exported(p) || docFile(p) }); err != nil {
-		return res, err
-	}
 	decls, sources, err := declIndex(ctx, tmp, spec.Lang)
 	if err != nil {
 		return res, err
