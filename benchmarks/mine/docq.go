@@ -251,26 +251,8 @@ func askable(rel string, src []byte) bool {
 // the Go source files under root, and package comments in files that
 // declare something besides, with the number of source files.
 func goDocs(ctx context.Context, root string) ([]docDecl, int, error) {
-	files, _, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{})
-	if err != nil {
-		return nil, 0, err
-	}
 	var decls []docDecl
-	n := 0
-	fset := token.NewFileSet()
-	for _, rel := range files {
-		if analyze.LangOf(rel) != analyze.LangGo {
-			continue
-		}
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil || !askable(rel, src) {
-			continue
-		}
-		n++
-		f, err := parser.ParseFile(fset, rel, src, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
+	n, err := eachGoSource(ctx, root, parser.ParseComments, func(rel string, fset *token.FileSet, f *ast.File) {
 		declared := 0
 		for _, d := range f.Decls {
 			switch d := d.(type) {
@@ -301,8 +283,34 @@ func goDocs(ctx context.Context, root string) ([]docDecl, int, error) {
 		if f.Doc != nil && declared > 0 {
 			decls = append(decls, docDecl{Path: rel, Name: f.Name.Name, Kind: "package", Doc: f.Doc.Text(), DocLines: lines(fset, f.Doc)})
 		}
+	})
+	return decls, n, err
+}
+
+// eachGoSource parses, with mode, each askable Go source file under root
+// and calls fn with it; it returns how many there are, those that fail to
+// parse included.
+func eachGoSource(ctx context.Context, root string, mode parser.Mode, fn func(rel string, fset *token.FileSet, f *ast.File)) (int, error) {
+	files, _, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{})
+	if err != nil {
+		return 0, err
 	}
-	return decls, n, nil
+	n := 0
+	fset := token.NewFileSet()
+	for _, rel := range files {
+		if analyze.LangOf(rel) != analyze.LangGo {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil || !askable(rel, src) {
+			continue
+		}
+		n++
+		if f, err := parser.ParseFile(fset, rel, src, mode|parser.SkipObjectResolution); err == nil {
+			fn(rel, fset, f)
+		}
+	}
+	return n, nil
 }
 
 // lines are the first and last lines of a comment group.

@@ -19,7 +19,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"os"
 	"path"
@@ -245,24 +244,8 @@ func declIndex(ctx context.Context, root, lang string) (map[string][]string, map
 	}
 	switch lang {
 	case eval.LangGo:
-		files, _, err := analyze.ListFiles(ctx, root, analyze.WalkOptions{})
-		if err != nil {
-			return nil, nil, err
-		}
-		fset := token.NewFileSet()
-		for _, rel := range files {
-			if analyze.LangOf(rel) != analyze.LangGo {
-				continue
-			}
-			src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-			if err != nil || !askable(rel, src) {
-				continue
-			}
+		_, err := eachGoSource(ctx, root, 0, func(rel string, _ *token.FileSet, f *ast.File) {
 			sources[rel] = true
-			f, err := parser.ParseFile(fset, rel, src, parser.SkipObjectResolution)
-			if err != nil {
-				continue
-			}
 			for _, d := range f.Decls {
 				switch d := d.(type) {
 				case *ast.FuncDecl:
@@ -280,6 +263,9 @@ func declIndex(ctx context.Context, root, lang string) (map[string][]string, map
 					}
 				}
 			}
+		})
+		if err != nil {
+			return nil, nil, err
 		}
 	case eval.LangRust:
 		facts, err := rust.Load(ctx, root, rust.Options{SkipTests: true})
