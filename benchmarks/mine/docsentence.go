@@ -47,32 +47,56 @@ func docQuestion(doc, name, kind, seed string) (string, string) {
 	if s == "" {
 		return "", rejectNoSentence
 	}
-	low := strings.ToLower(s)
-	for _, b := range boilerplate {
-		if strings.HasPrefix(low, b) {
-			return "", rejectBoiler
-		}
+	if isBoilerplate(s) {
+		return "", rejectBoiler
 	}
 	words := withoutName(strings.Fields(s), name, kind)
 	if len(words) > 0 && (strings.EqualFold(words[0], "this") || strings.EqualFold(words[0], "it")) {
 		words = words[1:] // "This represents …": the subject was the name
 	}
-	if len(words) < minWords {
-		return "", rejectShort
-	}
-	if len(words) > maxWords {
-		return "", rejectLong
-	}
-	content := 0
-	for _, w := range words {
-		if w = strings.ToLower(strings.Trim(w, ".,;:()'\"`")); len(w) >= 3 && !stopWord[w] {
-			content++
-		}
-	}
-	if content < minContent {
-		return "", rejectShort
+	if why := wordsReject(words); why != "" {
+		return "", why
 	}
 	return phrase(words, seed), ""
+}
+
+// isBoilerplate says whether a sentence starts as one that says nothing
+// about what the code does.
+func isBoilerplate(s string) bool {
+	low := strings.ToLower(s)
+	for _, b := range boilerplate {
+		if strings.HasPrefix(low, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordsReject says why a sentence's words cannot be a question (too
+// few, too many, or too few content words), or "" when they can.
+func wordsReject(words []string) string {
+	switch {
+	case len(words) < minWords:
+		return rejectShort
+	case len(words) > maxWords:
+		return rejectLong
+	case contentWords(words, nil) < minContent:
+		return rejectShort
+	}
+	return ""
+}
+
+// contentWords counts the words, lower-cased and without surrounding
+// punctuation, of three letters or more that are neither stop words nor
+// in skip.
+func contentWords(words []string, skip map[string]bool) int {
+	n := 0
+	for _, w := range words {
+		if w = strings.ToLower(strings.Trim(w, ".,;:()'\"`")); len(w) >= 3 && !stopWord[w] && !skip[w] {
+			n++
+		}
+	}
+	return n
 }
 
 // firstSentence is the first sentence of a doc comment's first paragraph,

@@ -521,13 +521,7 @@ func cleanHeading(h string, names []string) string {
 	if genericHeading[q] || len(words) > maxHeadingWords {
 		return ""
 	}
-	content := 0
-	for _, w := range words {
-		if len(w) >= 3 && !stopWord[w] && !genericWord[w] {
-			content++
-		}
-	}
-	if content < minHeadingContent {
+	if contentWords(words, genericWord) < minHeadingContent {
 		return ""
 	}
 	return q
@@ -564,23 +558,7 @@ func lastName(span string) string {
 	return span[strings.LastIndexAny(span, ".:")+1:]
 }
 
-// sentenceOK applies the doc miner's length and content rules to a
-// sentence's words.
+// sentenceOK applies the doc miner's rules to a sentence's words.
 func sentenceOK(words []string) bool {
-	if len(words) < minWords || len(words) > maxWords {
-		return false
-	}
-	low := strings.ToLower(strings.Join(words, " "))
-	for _, b := range boilerplate {
-		if strings.HasPrefix(low, b) {
-			return false
-		}
-	}
-	content := 0
-	for _, w := range words {
-		if w = strings.ToLower(strings.Trim(w, ".,;:()'\"`")); len(w) >= 3 && !stopWord[w] {
-			content++
-		}
-	}
-	return content >= minContent
+	return wordsReject(words) == "" && !isBoilerplate(strings.Join(words, " "))
 }
