@@ -270,20 +270,9 @@ func (p *memPack) Get(k index.Key) ([]byte, bool) {
 	return nil, false
 }
 
-// Retain keeps the record under k for the next Persist, if there is one.
-func (p *memPack) Retain(k index.Key) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, ok := p.all[k]; ok {
-		p.used[k] = true
-		return
-	}
-	if p.disk != nil {
-		if d, ok := p.disk.Get(k); ok {
-			p.all[k], p.used[k] = d, true
-		}
-	}
-}
+// Retain keeps the record under k for the next Persist, if there is one:
+// what Get does, since reading a record from memory costs nothing.
+func (p *memPack) Retain(k index.Key) { p.Get(k) }
 
 // Put implements the loaders' caches.
 func (p *memPack) Put(k index.Key, data []byte) {

@@ -293,8 +293,13 @@ func aliasRecord(target index.Key) []byte {
 
 // putAlias stores at key, with the unit's records, an alias to target.
 func (l *loader) putAlias(key, target index.Key) {
+	l.put(typecache.Record{Key: key, Data: aliasRecord(target)})
+}
+
+// put adds records to those stored with the unit's.
+func (l *loader) put(recs ...typecache.Record) {
 	l.mu.Lock()
-	l.puts = append(l.puts, typecache.Record{Key: key, Data: aliasRecord(target)})
+	l.puts = append(l.puts, recs...)
 	l.mu.Unlock()
 }
 

@@ -199,9 +199,7 @@ func (l *loader) lookupExport(n *node) (found bool) {
 	if !ok && l.tryUses(n) {
 		if k := l.exportKey(n); k != key {
 			if e, ok = typecache.LookupExport(l.opt.Cache, k); ok {
-				l.mu.Lock()
-				l.puts = append(l.puts, e.Records(key)[0]) // found at once next time; the data is stored already
-				l.mu.Unlock()
+				l.put(e.Records(key)[0]) // found at once next time; the data is stored already
 			}
 		}
 	}
@@ -249,9 +247,7 @@ func (l *loader) putExport(n *node) {
 			recs = append(recs, n.exp.Records(plain)[0]) // the export record alone: its data is in recs
 		}
 	}
-	l.mu.Lock()
-	l.puts = append(l.puts, recs...)
-	l.mu.Unlock()
+	l.put(recs...)
 }
 
 // Test variants.

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"maps"
 	"sync"
 
 	"golang.org/x/tools/go/packages"
@@ -203,32 +204,19 @@ func (rm *ResultMemo) sweep() {
 	}
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
-	for k := range rm.m {
-		if !rm.used[k] {
-			delete(rm.m, k)
-		}
-	}
-	clear(rm.used)
+	keepUsed(rm.m, rm.used)
 	rm.skelMu.Lock()
-	for p := range rm.skels {
-		if !rm.skelUsed[p] {
-			delete(rm.skels, p)
-		}
-	}
-	clear(rm.skelUsed)
+	keepUsed(rm.skels, rm.skelUsed)
 	rm.skelMu.Unlock()
 	rm.usesMu.Lock()
-	for id := range rm.uses {
-		if !rm.usesUsed[id] {
-			delete(rm.uses, id)
-		}
-	}
-	clear(rm.usesUsed)
-	for of := range rm.objKeys {
-		if !rm.objKeysIn[of] {
-			delete(rm.objKeys, of)
-		}
-	}
-	clear(rm.objKeysIn)
+	keepUsed(rm.uses, rm.usesUsed)
+	keepUsed(rm.objKeys, rm.objKeysIn)
 	rm.usesMu.Unlock()
+}
+
+// keepUsed drops from m the entries used does not mark, then clears used
+// for the next round.
+func keepUsed[K comparable, V any](m map[K]V, used map[K]bool) {
+	maps.DeleteFunc(m, func(k K, _ V) bool { return !used[k] })
+	clear(used)
 }

@@ -209,9 +209,7 @@ func (l *loader) afterCheck(n *node, repo map[string]bool) (moved bool) {
 		}
 		u.Export = l.exportKey(n)
 		if rec := typecache.EncodeUses(u); !bytes.Equal(rec, n.usesRaw) {
-			l.mu.Lock()
-			l.puts = append(l.puts, typecache.Record{Key: l.usesRecordKey(n), Data: rec})
-			l.mu.Unlock()
+			l.put(typecache.Record{Key: l.usesRecordKey(n), Data: rec})
 			n.usesRaw = rec
 		}
 	}

@@ -2,6 +2,8 @@ package typecache
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/ctxexpand/ctxexpand/index"
@@ -96,11 +98,7 @@ func EncodeUses(u Uses) []byte {
 		w.Bool(u.All[p])
 		w.Strings(u.Names[p])
 	}
-	files := make([]string, 0, len(u.Files))
-	for f := range u.Files {
-		files = append(files, f)
-	}
-	sort.Strings(files)
+	files := slices.Sorted(maps.Keys(u.Files))
 	w.Uint(uint64(len(files)))
 	for _, f := range files {
 		w.String(f)
