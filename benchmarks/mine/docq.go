@@ -332,16 +332,9 @@ func exportedRecv(fl *ast.FieldList) bool {
 // left out), with the number of source files. The analyser's category
 // already tells generated files from ordinary source (askable's rule).
 func rustDocs(ctx context.Context, root string) ([]docDecl, int, error) {
-	facts, err := rust.Load(ctx, root, rust.Options{SkipTests: true})
+	facts, askFile, n, err := rustSources(ctx, root)
 	if err != nil {
 		return nil, 0, err
-	}
-	askFile := make([]bool, len(facts.Files))
-	n := 0
-	for i, f := range facts.Files {
-		if askFile[i] = f.Category == analyze.CatSource; askFile[i] {
-			n++
-		}
 	}
 	var decls []docDecl
 	for _, s := range facts.Symbols {
@@ -363,6 +356,22 @@ func rustDocs(ctx context.Context, root string) ([]docDecl, int, error) {
 	}
 	slices.SortStableFunc(decls, func(a, b docDecl) int { return strings.Compare(a.Path, b.Path) })
 	return decls, n, nil
+}
+
+// rustSources loads the Rust code under root (the analyser's own reading,
+// tests left out) and says which of its files are ordinary source, which
+// questions may be about, and how many.
+func rustSources(ctx context.Context, root string) (facts *analyze.Facts, source []bool, n int, err error) {
+	if facts, err = rust.Load(ctx, root, rust.Options{SkipTests: true}); err != nil {
+		return nil, nil, 0, err
+	}
+	source = make([]bool, len(facts.Files))
+	for i, f := range facts.Files {
+		if source[i] = f.Category == analyze.CatSource; source[i] {
+			n++
+		}
+	}
+	return facts, source, n, nil
 }
 
 // blankDocs makes, in gitDir, the commit that the questions about decls

@@ -28,7 +28,6 @@ import (
 	"strings"
 
 	"github.com/ctxexpand/ctxexpand/analyze"
-	"github.com/ctxexpand/ctxexpand/analyze/rust"
 	"github.com/ctxexpand/ctxexpand/eval"
 )
 
@@ -268,13 +267,12 @@ func declIndex(ctx context.Context, root, lang string) (map[string][]string, map
 			return nil, nil, err
 		}
 	case eval.LangRust:
-		facts, err := rust.Load(ctx, root, rust.Options{SkipTests: true})
+		facts, ok, _, err := rustSources(ctx, root)
 		if err != nil {
 			return nil, nil, err
 		}
-		ok := make([]bool, len(facts.Files))
 		for i, f := range facts.Files {
-			if ok[i] = f.Category == analyze.CatSource; ok[i] {
+			if ok[i] {
 				sources[f.Path] = true
 			}
 		}
