@@ -176,9 +176,7 @@ func (l *loader) retainUses(n *node) {
 	}
 	raw := n.usesRaw
 	if !n.usesLooked {
-		k := l.usesRecordKey(n)
-		r.Retain(k)
-		raw, _ = l.opt.Cache.Get(k)
+		raw, _ = l.opt.Cache.Get(l.usesRecordKey(n)) // which keeps it, as a read does
 	}
 	rk, ek, ok := typecache.UsesRecordKeys(raw)
 	if !ok {
